@@ -1,0 +1,29 @@
+# troef — two commands from a clean clone: `make demo` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup demo test bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: setup
+	$(BIN)/troef simulate boerenbridge --players 4 --hand-size 8 --deals 1000000 --seed 1
+	$(BIN)/troef simulate boerenbridge --players 4 --games 20000 --seed 1
+
+test: setup
+	$(BIN)/python -m pytest -q
+
+bench: setup
+	$(BIN)/python benchmarks/bench_boerenbridge.py
+
+clean:
+	rm -rf $(VENV) *.egg-info .pytest_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,58 @@
+"""Turn recorded deals into the shared ``--record-play`` JSON shape.
+
+One object per deal: ``players``, ``hand_size``, ``dealer`` (seat), ``hands`` (per seat, card
+strings sorted by card code), ``trump_card``, ``trump`` (suit letter or null), ``bids``,
+``tricks`` (each ``{"leader", "cards": [[seat, card], ...], "winner"}``, seats),
+``tricks_won`` and ``scores`` (per seat). Other games extend this shape.
+"""
+import json
+
+from fastsim.cards import SUITS, card_str, codes_of
+
+
+def deal_records(result, start=0, stop=None, notation="en"):
+    """Yield the record dicts of rows ``start:stop`` of a result made with ``record=True``."""
+    if result.play is None:
+        raise ValueError("the simulation was not run with record=True")
+    d, play = result.deals, result.play
+    n = result.rules.players
+    stop = len(d["deal"]) if stop is None else stop
+    for r in range(start, stop):
+        dealer = int(d["dealer"][r])
+        h = int(d["hand_size"][r])
+        seat = lambda p: (dealer + 1 + int(p)) % n  # noqa: E731  position -> seat
+        tricks = []
+        for t in range(h):
+            lead = int(play["leader"][r, t])
+            cards = [[seat(lead + j), card_str(play["cards"][r, t, j], notation)]
+                     for j in range(n)]
+            tricks.append({"leader": seat(lead), "cards": cards,
+                           "winner": seat(play["winner"][r, t])})
+        trump = int(d["trump"][r])
+        yield {
+            "players": n,
+            "hand_size": h,
+            "dealer": dealer,
+            "hands": [[card_str(c, notation) for c in codes_of(d["hands"][r, s])]
+                      for s in range(n)],
+            "trump_card": card_str(d["trump_card"][r], notation),
+            "trump": SUITS[trump] if trump >= 0 else None,
+            "bids": [int(x) for x in d["bids"][r]],
+            "tricks": tricks,
+            "tricks_won": [int(x) for x in d["tricks"][r]],
+            "scores": [int(x) for x in d["scores"][r]],
+        }
+
+
+def write_jsonl(records, path):
+    """Write records one JSON object per line, atomically (a temp file then rename)."""
+    import os
+    tmp = f"{path}.part"
+    count = 0
+    with open(tmp, "w", encoding="utf-8") as f:
+        for rec in records:
+            f.write(json.dumps(rec, separators=(",", ":")))
+            f.write("\n")
+            count += 1
+    os.replace(tmp, path)
+    return count

@@ -1,0 +1,193 @@
+"""troef — command-line front end. Thin: parses options, calls fastsim/analyzer, prints.
+
+Every bad input ends in one line on stderr (``troef: error: …``) and exit code 2.
+"""
+import json
+import sys
+import time
+
+import click
+
+EXIT_USAGE = 2
+
+
+class InputError(click.ClickException):
+    exit_code = EXIT_USAGE
+
+
+def _fail(msg):
+    raise InputError(str(msg).splitlines()[0] if str(msg) else "invalid input")
+
+
+class TroefGroup(click.Group):
+    """A click group whose errors are one line and exit 2, never a traceback."""
+
+    def main(self, args=None, prog_name=None, **kwargs):
+        try:
+            rv = super().main(args=args, prog_name=prog_name or "troef",
+                              standalone_mode=False, **kwargs)
+        except click.exceptions.Exit as e:
+            sys.exit(e.exit_code)
+        except click.Abort:
+            click.echo("troef: interrupted", err=True)
+            sys.exit(130)
+        except click.ClickException as e:
+            msg = " ".join(e.format_message().split())
+            click.echo(f"troef: error: {msg}", err=True)
+            sys.exit(EXIT_USAGE)
+        except KeyboardInterrupt:
+            click.echo("troef: interrupted", err=True)
+            sys.exit(130)
+        except BrokenPipeError:
+            sys.exit(0)
+        if isinstance(rv, int):
+            sys.exit(rv)
+        sys.exit(0)
+
+
+@click.group(cls=TroefGroup, context_settings={"help_option_names": ["-h", "--help"]})
+def main():
+    """Monte Carlo strategy analyzer for Boerenbridge, Klaverjassen, Bonken and Boonaken."""
+
+
+@main.group(cls=TroefGroup)
+def simulate():
+    """Play many deals or whole games and summarise them."""
+
+
+def _user_errors():
+    from fastsim.boerenbridge_schema import RulesError
+    from fastsim.cards import CardError
+    return (RulesError, CardError, ValueError, OSError)
+
+
+@simulate.command("boerenbridge")
+@click.option("--players", type=int, default=None, help="3-7 (2 with --variant two_player); default 4.")
+@click.option("--hand-size", type=int, default=None, help="Independent deals of this many cards.")
+@click.option("--schedule", default=None, help="Whole games: standard, short or a list like 1,2,3,2,1.")
+@click.option("--deals", type=int, default=None, help="Number of independent deals (with --hand-size; default 100000).")
+@click.option("--games", type=int, default=None, help="Number of whole games (default 1000).")
+@click.option("--policy", default="heuristic", show_default=True, help="Policy of every seat: random or heuristic.")
+@click.option("--seat-policy", multiple=True, metavar="SEAT=NAME", help="Policy of one seat (repeatable).")
+@click.option("--variant", multiple=True, metavar="NAME[=VALUE]", help="Rule variant (repeatable), see README.")
+@click.option("--dealer", type=int, default=0, show_default=True, help="First dealer's seat.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--threads", type=int, default=None, help="Worker threads (default: all cores).")
+@click.option("--out", "out", type=click.Path(dir_okay=False), default=None, help="Write results (one row per deal and seat) to FILE.parquet.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--record-play", type=click.Path(dir_okay=False), default=None, help="Write every deal's play to FILE.jsonl.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on for long runs on a terminal).")
+def simulate_boerenbridge(players, hand_size, schedule, deals, games, policy, seat_policy,
+                          variant, dealer, seed, threads, out, as_json, record_play, progress):
+    """Simulate Boerenbridge (RULES §1) and print a per-position summary."""
+    try:
+        _simulate_boerenbridge(players, hand_size, schedule, deals, games, policy, seat_policy,
+                               variant, dealer, seed, threads, out, as_json, record_play,
+                               progress)
+    except _user_errors() as e:
+        _fail(e)
+
+
+def _simulate_boerenbridge(players, hand_size, schedule, deals, games, policy, seat_policy,
+                           variant, dealer, seed, threads, out, as_json, record_play, progress):
+    from fastsim.boerenbridge_schema import (GAME, POLICY_NAMES, RulesError, build_rules,
+                                             parse_seat_policies)
+    from fastsim.rng import check_seed
+    from analyzer import summary
+
+    rules = build_rules(players=players, hand_size=hand_size, schedule=schedule,
+                        variants=variant, first_dealer=dealer)
+    check_seed(seed)
+    if hand_size is not None:
+        if games is not None:
+            raise RulesError("--games plays whole games; with --hand-size use --deals")
+        count = 100_000 if deals is None else deals
+    else:
+        if deals is not None:
+            raise RulesError("--deals needs --hand-size; whole games use --games")
+        count = 1000 if games is None else games
+    if count < 1:
+        raise RulesError(f"need at least one deal or game, got {count}")
+    if threads is not None and threads < 1:
+        raise RulesError(f"--threads must be at least 1, got {threads}")
+    pols = parse_seat_policies(rules.players, policy.lower(), seat_policy)
+    for path in (out, record_play):
+        if path:
+            _check_writable(path)
+
+    from analyzer.run import run_chunked
+    t0 = time.perf_counter()
+    result = run_chunked(rules, count, seed=seed, policies=pols, threads=threads,
+                         record=record_play is not None, progress=progress)
+    elapsed = time.perf_counter() - t0
+    n_deals = result.n_deals
+
+    if record_play:
+        from analyzer.records import deal_records, write_jsonl
+        write_jsonl(deal_records(result), record_play)
+    if out:
+        from analyzer.storage import write_parquet
+        write_parquet(result, out)
+
+    positions = summary.by_position(result.deals, rules.players)
+    payload = {
+        "game": GAME,
+        "players": rules.players,
+        "deals": n_deals,
+        "seed": seed,
+        "positions": [{k: p[k] for k in ("position", "mean_tricks", "exact_rate", "mean_score")}
+                      for p in positions],
+    }
+    whole_games = hand_size is None
+    seats = []
+    if whole_games:
+        seats = summary.by_seat(result)
+        for s in seats:
+            s["policy"] = POLICY_NAMES[int(pols[s["seat"]])]
+        payload["games"] = count
+        payload["schedule"] = list(rules.schedule)
+        payload["seats"] = seats
+    else:
+        payload["hand_size"] = hand_size
+    payload["policies"] = [POLICY_NAMES[int(p)] for p in pols]
+    payload["variants"] = dict(rules.variants)
+    if as_json:
+        click.echo(json.dumps(payload))
+        return
+    rate = n_deals / elapsed if elapsed > 0 else float("inf")
+    what = (f"{count:,} games of {len(rules.schedule)} deals (schedule {'-'.join(map(str, rules.schedule))})"
+            if whole_games else f"{n_deals:,} deals of {hand_size} cards")
+    click.echo(f"Boerenbridge, {rules.players} players: {what}, seed {seed}")
+    click.echo(f"policies by seat: {', '.join(payload['policies'])}; scoring {rules.scoring}"
+               + (f"; variants {', '.join(f'{k}={v}' if v else k for k, v in rules.variants.items())}"
+                  if rules.variants else ""))
+    click.echo(f"played in {elapsed:.2f} s ({rate:,.0f} deals/s)")
+    click.echo("")
+    click.echo("position             mean bid  mean tricks  exact-bid rate  mean score")
+    for p in positions:
+        label = f"{p['position']}" + (" (leads first)" if p["position"] == 0 else
+                                      " (dealer)" if p["position"] == rules.players - 1 else "")
+        click.echo(f"{label:<20} {p['mean_bid']:>8.3f}  {p['mean_tricks']:>11.3f}  "
+                   f"{p['exact_rate']:>14.1%}  {p['mean_score']:>10.2f}")
+    if seats:
+        click.echo("")
+        click.echo("seat  policy     mean total  win share  mean exact bids")
+        for s in seats:
+            click.echo(f"{s['seat']:<5} {s['policy']:<10} {s['mean_total']:>10.1f}  "
+                       f"{s['win_rate']:>9.1%}  {s['mean_exact']:>15.2f}")
+    for label, path in (("results", out), ("play record", record_play)):
+        if path:
+            click.echo(f"{label} written to {path}")
+
+
+def _check_writable(path):
+    import os
+    d = os.path.dirname(os.path.abspath(path)) or "."
+    if not os.path.isdir(d):
+        raise ValueError(f"cannot write {path}: folder {d} does not exist")
+    if not os.access(d, os.W_OK):
+        raise ValueError(f"cannot write {path}: folder {d} is not writable")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""Boerenbridge: the thin Python front of the compiled engine.
+
+Validates the set-up (:func:`fastsim.boerenbridge_schema.build_rules`), allocates the
+result arrays of the schema and calls :func:`fastsim.boerenbridge_nb.run_games_nb`.
+"""
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from . import boerenbridge_nb as nb
+from .boerenbridge_schema import (DEAL_COLUMNS, GAME_COLUMNS, SCORING, Rules, RulesError,
+                                  build_rules, parse_seat_policies)
+from .rng import check_seed
+
+DEFAULT_CHUNK = 2048
+
+
+@dataclass
+class Result:
+    """Compact result arrays. ``deals[name]`` has one row per deal (per-seat columns are
+    ``(rows, players)``); ``games[name]`` one row per game; ``play`` holds the recorded
+    tricks when asked for (``cards``: rows × tricks × players in play order, ``leader`` and
+    ``winner``: positions relative to the dealer... see :func:`record_play`)."""
+    rules: Rules
+    policies: np.ndarray
+    seed: int
+    deals: dict
+    games: dict
+    play: dict | None = None
+
+    @property
+    def n_deals(self):
+        return len(self.deals["deal"])
+
+
+def set_threads(threads):
+    """Use ``threads`` worker threads (``None``: all cores). Returns the number used."""
+    if threads is None:
+        return numba.get_num_threads()
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise RulesError(f"threads must be a positive integer, got {threads!r}")
+    threads = min(int(threads), numba.config.NUMBA_NUM_THREADS)
+    numba.set_num_threads(threads)
+    return threads
+
+
+def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=DEFAULT_CHUNK,
+             game_start=0, record=False):
+    """Play ``n_games`` games of ``rules.schedule`` (a one-deal schedule for independent
+    deals) starting at game index ``game_start``; returns :class:`Result`."""
+    if not isinstance(rules, Rules):
+        raise TypeError("rules must come from build_rules()")
+    seed_u = check_seed(seed)
+    n = rules.players
+    if policies is None:
+        policies = parse_seat_policies(n)
+    policies = np.asarray(policies, dtype=np.int8)
+    if policies.shape != (n,):
+        raise RulesError(f"need one policy per seat ({n}), got {policies.shape}")
+    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 0:
+        raise RulesError(f"number of deals/games must be a non-negative integer, got {n_games!r}")
+    if chunk < 1:
+        raise RulesError("chunk must be at least 1")
+    set_threads(threads)
+    K = len(rules.schedule)
+    rows = n_games * K
+    deals = {}
+    for name, (dtype, per_seat) in DEAL_COLUMNS.items():
+        deals[name] = np.zeros((rows, n) if per_seat else rows, dtype=dtype)
+    games = {name: np.zeros((n_games, n), dtype=dtype) for name, dtype in GAME_COLUMNS.items()}
+    hmax = max(rules.schedule)
+    if record:
+        r_cards = np.full((rows, hmax, n), -1, dtype=np.int8)
+        r_lead = np.full((rows, hmax), -1, dtype=np.int8)
+        r_win = np.full((rows, hmax), -1, dtype=np.int8)
+    else:
+        r_cards = np.zeros((1, 1, 1), dtype=np.int8)
+        r_lead = np.zeros((1, 1), dtype=np.int8)
+        r_win = np.zeros((1, 1), dtype=np.int8)
+    if n_games:
+        nb.run_games_nb(
+            seed_u, n, np.asarray(rules.schedule, dtype=np.int64),
+            np.asarray(rules.notrump, dtype=np.bool_), rules.first_dealer, policies,
+            SCORING[rules.scoring], rules.bauer_bonus, rules.dealer_rule, rules.blind_one_card,
+            np.int64(game_start), np.int64(n_games), np.int64(chunk),
+            deals["deal"], deals["game"], deals["deal_no"], deals["hand_size"],
+            deals["dealer"], deals["trump_card"], deals["trump"], deals["forbidden"],
+            deals["hands"], deals["bids"], deals["tricks"], deals["scores"],
+            games["totals"], games["exact"], games["best"], games["winners"],
+            record, r_cards, r_lead, r_win)
+    play = {"cards": r_cards, "leader": r_lead, "winner": r_win} if record else None
+    return Result(rules=rules, policies=policies, seed=int(seed), deals=deals, games=games,
+                  play=play)
+
+
+__all__ = ["Result", "simulate", "build_rules", "parse_seat_policies", "set_threads",
+           "RulesError"]

@@ -1,0 +1,408 @@
+"""Boerenbridge kernels: deal, bidding and play policies, scoring, whole games.
+
+Rules (RULES.md §1), in short: n players (3–7, or 2 under ``two_player``) are dealt h cards;
+the next card is turned and names trump (ignored in no-trump deals). From left of the
+dealer everyone bids 0..h; the dealer may not make the bids sum to h (the boerenregel).
+Left of the dealer leads; follow suit if able, else any card; highest trump, else highest
+card of the led suit, wins and leads next. Exact bid: 10 + 2 per trick; missed: 0, or
+−|diff| (hard) or −2|diff| (dutch); bauer bonus +5 to a dealer who missed by taking the
+forbidden number; blind 1-card deals score double.
+
+Everything here is compiled; numpy arrays and scalars in, arrays out. Hands are ``int64``
+bit masks (see :mod:`fastsim.bits`); the exact policy rules are in ``docs/boerenbridge.md``.
+Seats are absolute; *positions* count from left of the dealer (0) to the dealer (n−1).
+"""
+import numpy as np
+from numba import njit, prange
+
+from .bits import (popcount_nb, lowest_nb, highest_nb, suit_mask_nb, nth_card_nb,
+                   low_card_nb, high_card_nb, RANK_MASK)
+from .trick import trick_key_nb, NATURAL_ORDER
+from .rng import run_key_nb, deal_key_nb, below_nb
+from .boerenbridge_schema import (
+    POLICY_RANDOM, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK, BAUER_BONUS, BLIND_MULTIPLIER,
+    TRUMP_VALUE, SIDE_ACE, SIDE_KING_LONG, SIDE_KING_SHORT, SIDE_QUEEN_LONG,
+    SIDE_QUEEN_SHORT, LONG_TRUMP_BONUS, VOID_BONUS, LEADER_BONUS, EARLIER_BIDS_SHIFT,
+    MAX_SEATS,
+)
+
+DECK52 = np.array([16 * s + r for s in range(4) for r in range(13)], dtype=np.int64)
+FULL52 = np.int64(sum(1 << int(c) for c in DECK52))
+ACE, KING, QUEEN = 12, 11, 10
+
+
+# ----------------------------------------------------------------------------- dealing
+
+@njit(cache=True, inline="always")
+def shuffle_prefix_nb(dkey, deck, m):
+    """Partial Fisher–Yates: the first ``m`` entries of ``deck`` become a uniform sample."""
+    deck[:] = DECK52
+    for i in range(m):
+        j = i + below_nb(dkey, i, 52 - i)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+
+
+@njit(cache=True, inline="always")
+def deal_hands_nb(dkey, n, h, deck, hands):
+    """Deal ``h`` cards to each position; returns the turned card."""
+    shuffle_prefix_nb(dkey, deck, n * h + 1)
+    for p in range(n):
+        m = np.int64(0)
+        for i in range(p * h, (p + 1) * h):
+            m |= np.int64(1) << deck[i]
+        hands[p] = m
+    return deck[n * h]
+
+
+# ----------------------------------------------------------------------------- bidding
+
+@njit(cache=True, inline="always")
+def forbidden_bid_nb(h, bid_sum_others, dealer_rule):
+    """The bid the dealer may not make, or -1."""
+    if not dealer_rule:
+        return -1
+    f = h - bid_sum_others
+    if 0 <= f <= h:
+        return f
+    return -1
+
+
+@njit(cache=True)
+def hand_value_nb(hand, trump):
+    """Expected tricks of a hand in hundredths (docs/boerenbridge.md, heuristic bid)."""
+    e = 0
+    nt = 0
+    voids = 0
+    for s in range(4):
+        ranks = (hand >> (16 * s)) & RANK_MASK
+        length = popcount_nb(ranks)
+        if s == trump:
+            nt = length
+            r = ranks
+            while r:
+                e += TRUMP_VALUE[lowest_nb(r)]
+                r &= r - 1
+        else:
+            if length == 0:
+                voids += 1
+            if ranks & (1 << ACE):
+                e += SIDE_ACE
+            if ranks & (1 << KING):
+                e += SIDE_KING_LONG if length >= 2 else SIDE_KING_SHORT
+            if ranks & (1 << QUEEN):
+                e += SIDE_QUEEN_LONG if length >= 3 else SIDE_QUEEN_SHORT
+    if nt > 3:
+        e += LONG_TRUMP_BONUS * (nt - 3)
+    if nt >= 1:
+        e += VOID_BONUS * min(voids, nt)
+    return e
+
+
+@njit(cache=True)
+def heuristic_bid_nb(hand, trump, n, h, pos, bid_sum, forbidden, blind):
+    if blind:
+        e = 100 // n
+    else:
+        e = hand_value_nb(hand, trump)
+    if pos == 0:
+        e += LEADER_BONUS
+    lhs = 100 * bid_sum * n
+    if lhs > 100 * h * pos + 50 * n:
+        e -= EARLIER_BIDS_SHIFT
+    elif lhs < 100 * h * pos - 50 * n:
+        e += EARLIER_BIDS_SHIFT
+    bid = (e + 50) // 100
+    if bid < 0:
+        bid = 0
+    if bid > h:
+        bid = h
+    if bid == forbidden:
+        if e >= 100 * bid and bid + 1 <= h:
+            bid += 1
+        elif bid - 1 >= 0:
+            bid -= 1
+        else:
+            bid += 1
+    return bid
+
+
+@njit(cache=True, inline="always")
+def random_bid_nb(dkey, pos, h, forbidden):
+    count = h + 1 - (1 if forbidden >= 0 else 0)
+    k = below_nb(dkey, CTR_BID + pos, count)
+    if forbidden >= 0 and k >= forbidden:
+        k += 1
+    return k
+
+
+# ----------------------------------------------------------------------------- play
+
+@njit(cache=True, inline="always")
+def above_nb(card):
+    """Mask of the cards of ``card``'s suit ranked above it."""
+    s = card >> 4
+    return suit_mask_nb(s) & ~((np.int64(2) << card) - 1)
+
+
+@njit(cache=True, inline="always")
+def beats_nb(card_mask_of_suit, winner, trump):
+    """The cards of a one-suit mask that beat the current ``winner`` card."""
+    return card_mask_of_suit & above_nb(winner)
+
+
+@njit(cache=True)
+def heuristic_play_nb(hand, j, n, led, winner, trump, need, unseen):
+    """Card for the player to act (``j`` = index in the trick, ``winner`` = current
+    winning card or -1 when leading). ``unseen``: cards neither in my hand, played,
+    nor the turned card."""
+    tmask = suit_mask_nb(trump) if trump >= 0 else np.int64(0)
+    trumps = hand & tmask
+    side = hand & ~tmask
+    if j == 0:
+        if need > 0:
+            if trumps:
+                c = highest_nb(trumps)
+                if (above_nb(c) & unseen) == 0:
+                    return c
+            best = -1
+            best_rank = -1
+            for s in range(4):
+                if s == trump:
+                    continue
+                x = side & suit_mask_nb(s)
+                if x:
+                    c = highest_nb(x)
+                    if (above_nb(c) & unseen) == 0 and (c & 15) > best_rank:
+                        best_rank = c & 15
+                        best = c
+            if best >= 0:
+                return best
+            if side:
+                best_len = 0
+                best_s = -1
+                for s in range(4):
+                    if s == trump:
+                        continue
+                    ln = popcount_nb(side & suit_mask_nb(s))
+                    if ln > best_len:
+                        best_len = ln
+                        best_s = s
+                return lowest_nb(side & suit_mask_nb(best_s))
+            return low_card_nb(hand)
+        if side:
+            return low_card_nb(side)
+        return low_card_nb(hand)
+    last = j == n - 1
+    follow = hand & suit_mask_nb(led)
+    winner_suit = winner >> 4
+    if follow:
+        if winner_suit == led:
+            w = follow & above_nb(winner)
+        else:
+            w = np.int64(0)  # trumped: nothing of the led suit can win
+        if need > 0:
+            if w:
+                return lowest_nb(w) if last else highest_nb(w)
+            return lowest_nb(follow)
+        u = follow & ~w
+        if u:
+            return highest_nb(u)
+        return highest_nb(follow) if last else lowest_nb(follow)
+    # void in the led suit
+    if winner_suit == trump:
+        w = trumps & above_nb(winner)
+    else:
+        w = trumps
+    if need > 0:
+        if w:
+            return lowest_nb(w)
+        if side:
+            return low_card_nb(side)
+        return low_card_nb(hand)
+    if side:
+        return high_card_nb(side)
+    u = trumps & ~w
+    if u:
+        return highest_nb(u)
+    return low_card_nb(hand)
+
+
+@njit(cache=True, inline="always")
+def random_card_nb(dkey, t, pos, legal):
+    k = below_nb(dkey, CTR_PLAY + 8 * t + pos, popcount_nb(legal))
+    return nth_card_nb(legal, k)
+
+
+# ----------------------------------------------------------------------------- one deal
+
+@njit(cache=True)
+def play_deal_nb(dkey, n, h, notrump, pol, scoring, bauer, dealer_rule, blind,
+                 deck, hands, bids, won, scores, rec_cards, rec_lead, rec_win, record):
+    """Play one deal; all per-player arrays are indexed by *position*.
+
+    ``pol[p]``: policy of position p. Fills ``hands`` (as dealt), ``bids``, ``won``,
+    ``scores``; with ``record`` also the play (cards per trick in play order, leader and
+    winner positions). Returns (turned card, trump suit or -1, forbidden bid or -1).
+    """
+    turned = deal_hands_nb(dkey, n, h, deck, hands)
+    trump = np.int64(-1) if notrump else turned >> 4
+    is_blind = blind and h == 1
+    # bidding
+    bid_sum = 0
+    forbidden = -1
+    for p in range(n):
+        f = -1
+        if p == n - 1:
+            forbidden = forbidden_bid_nb(h, bid_sum, dealer_rule)
+            f = forbidden
+        if pol[p] == POLICY_RANDOM:
+            b = random_bid_nb(dkey, p, h, f)
+        else:
+            b = heuristic_bid_nb(hands[p], trump, n, h, p, bid_sum, f, is_blind)
+        bids[p] = b
+        bid_sum += b
+        won[p] = 0
+    # play
+    cur = deck  # the deck buffer is free after the deal: it holds the live hands
+    for p in range(n):
+        cur[p] = hands[p]
+    played = np.int64(1) << turned
+    leader = 0
+    for t in range(h):
+        led = -1
+        winner = -1
+        best_key = -1
+        win_pos = 0
+        for j in range(n):
+            p = leader + j
+            if p >= n:
+                p -= n
+            hand = cur[p]
+            if j == 0:
+                legal = hand
+            else:
+                legal = hand & suit_mask_nb(led)
+                if legal == 0:
+                    legal = hand
+            if pol[p] == POLICY_RANDOM:
+                c = random_card_nb(dkey, t, p, legal)
+            else:
+                c = heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
+                                      FULL52 & ~(hand | played))
+            cur[p] = hand & ~(np.int64(1) << c)
+            played |= np.int64(1) << c
+            if j == 0:
+                led = c >> 4
+            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
+            if key > best_key:
+                best_key = key
+                winner = c
+                win_pos = p
+            if record:
+                rec_cards[t, j] = c
+        won[win_pos] += 1
+        if record:
+            rec_lead[t] = leader
+            rec_win[t] = win_pos
+        leader = win_pos
+    # scoring
+    for p in range(n):
+        d = won[p] - bids[p]
+        if d == 0:
+            sc = EXACT_BASE + PER_TRICK * won[p]
+        else:
+            ad = d if d > 0 else -d
+            if scoring == 1:
+                sc = -ad
+            elif scoring == 2:
+                sc = -2 * ad
+            else:
+                sc = 0
+            if bauer and p == n - 1 and forbidden >= 0 and won[p] == forbidden:
+                sc += BAUER_BONUS
+        if is_blind:
+            sc *= BLIND_MULTIPLIER
+        scores[p] = sc
+    return turned, trump, forbidden
+
+
+# ----------------------------------------------------------------------------- games
+
+@njit(cache=True, parallel=True)
+def run_games_nb(seed, n, schedule, notrump, first_dealer, seat_pol, scoring, bauer,
+                 dealer_rule, blind, game_start, n_games, chunk,
+                 o_deal, o_game, o_dealno, o_hsize, o_dealer, o_tcard, o_trump, o_forb,
+                 o_hands, o_bids, o_tricks, o_scores,
+                 g_totals, g_exact, g_best, g_winners,
+                 record, r_cards, r_lead, r_win):
+    """Play ``n_games`` games of ``schedule`` (games ``game_start`` ..), in parallel over
+    chunks of ``chunk`` games. Row ``r = g * K + k`` of the deal arrays is deal ``k`` of
+    game ``g``; per-seat columns are indexed by seat. The result depends only on the
+    seed and the global deal index, never on the chunking or thread count."""
+    rkey = run_key_nb(seed)
+    K = schedule.shape[0]
+    n_chunks = (n_games + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        deck = np.empty(52, dtype=np.int64)
+        hands = np.empty(MAX_SEATS, dtype=np.int64)
+        bids = np.empty(MAX_SEATS, dtype=np.int64)
+        won = np.empty(MAX_SEATS, dtype=np.int64)
+        scores = np.empty(MAX_SEATS, dtype=np.int64)
+        pol = np.empty(MAX_SEATS, dtype=np.int64)
+        exact = np.empty(MAX_SEATS, dtype=np.int64)
+        best = np.empty(MAX_SEATS, dtype=np.int64)
+        total = np.empty(MAX_SEATS, dtype=np.int64)
+        g_end = min((ci + 1) * chunk, n_games)
+        for g in range(ci * chunk, g_end):
+            for s in range(n):
+                exact[s] = 0
+                best[s] = -(1 << 30)
+                total[s] = 0
+            for k in range(K):
+                r = g * K + k
+                deal = (game_start + g) * K + k
+                dealer = (first_dealer + k) % n
+                for p in range(n):
+                    pol[p] = seat_pol[(dealer + 1 + p) % n]
+                h = schedule[k]
+                dkey = deal_key_nb(rkey, deal)
+                if record:
+                    turned, trump, forb = play_deal_nb(
+                        dkey, n, h, notrump[k], pol, scoring, bauer, dealer_rule, blind,
+                        deck, hands, bids, won, scores, r_cards[r], r_lead[r], r_win[r], True)
+                else:
+                    turned, trump, forb = play_deal_nb(
+                        dkey, n, h, notrump[k], pol, scoring, bauer, dealer_rule, blind,
+                        deck, hands, bids, won, scores, r_cards[0], r_lead[0], r_win[0], False)
+                o_deal[r] = deal
+                o_game[r] = game_start + g
+                o_dealno[r] = k
+                o_hsize[r] = h
+                o_dealer[r] = dealer
+                o_tcard[r] = turned
+                o_trump[r] = trump
+                o_forb[r] = forb
+                for p in range(n):
+                    s = (dealer + 1 + p) % n
+                    o_hands[r, s] = hands[p]
+                    o_bids[r, s] = bids[p]
+                    o_tricks[r, s] = won[p]
+                    o_scores[r, s] = scores[p]
+                    total[s] += scores[p]
+                    if won[p] == bids[p]:
+                        exact[s] += 1
+                    if scores[p] > best[s]:
+                        best[s] = scores[p]
+            # winner: total, then exact bids, then best single deal; ties share
+            top = 0
+            for s in range(1, n):
+                if (total[s], exact[s], best[s]) > (total[top], exact[top], best[top]):
+                    top = s
+            for s in range(n):
+                g_totals[g, s] = total[s]
+                g_exact[g, s] = exact[s]
+                g_best[g, s] = best[s]
+                g_winners[g, s] = (total[s] == total[top] and exact[s] == exact[top]
+                                   and best[s] == best[top])

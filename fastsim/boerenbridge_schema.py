@@ -1,0 +1,279 @@
+"""Boerenbridge schema: constants, variant options, schedules and result dtypes.
+
+The one description of Boerenbridge that the kernels (:mod:`fastsim.boerenbridge_nb`),
+the Python front (:mod:`fastsim.boerenbridge`), the pandas layer and the tests import.
+Rules: ``../shared/RULES.md`` §1; engine details: ``docs/boerenbridge.md``.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+GAME = "boerenbridge"
+DECK = 52
+MIN_PLAYERS, MAX_PLAYERS = 3, 7
+MAX_SEATS = 8  # array width for per-seat scratch
+
+# policies (per seat)
+POLICY_RANDOM = 0
+POLICY_HEURISTIC = 1
+POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+POLICY_NAMES = {v: k for k, v in POLICIES.items()}
+
+# scoring modes
+SCORING = {"standard": 0, "hard": 1, "dutch": 2}
+
+# random-number counters (docs/boerenbridge.md)
+CTR_SHUFFLE = 0
+CTR_BID = 64
+CTR_PLAY = 128
+
+# scoring constants
+EXACT_BASE = 10
+PER_TRICK = 2
+BAUER_BONUS = 5
+BLIND_MULTIPLIER = 2
+
+# heuristic bidding values, hundredths of a trick (docs/boerenbridge.md)
+TRUMP_VALUE = np.array([25, 25, 25, 25, 25, 25, 25, 30, 40, 55, 70, 85, 100], dtype=np.int64)
+SIDE_ACE, SIDE_KING_LONG, SIDE_KING_SHORT, SIDE_QUEEN_LONG, SIDE_QUEEN_SHORT = 85, 45, 20, 20, 5
+LONG_TRUMP_BONUS = 30
+VOID_BONUS = 30
+LEADER_BONUS = 10
+EARLIER_BIDS_SHIFT = 25
+
+
+def _stair(top, peak_twice=False):
+    up = list(range(1, top + 1))
+    return tuple(up + (up[::-1] if peak_twice else up[-2::-1]))
+
+
+STANDARD_SCHEDULES = {
+    3: _stair(8),
+    4: _stair(8),
+    5: _stair(10),
+    6: _stair(8),
+    7: _stair(7, peak_twice=True),
+}
+SHORT_SCHEDULES = {5: _stair(8)}
+TWO_PLAYER_SCHEDULE = _stair(8)
+
+# per-deal result columns: name -> (dtype, per_seat)
+DEAL_COLUMNS = {
+    "deal": (np.int64, False),       # global deal index (RNG key)
+    "game": (np.int64, False),
+    "deal_no": (np.int16, False),    # 0-based deal number within the game
+    "hand_size": (np.int8, False),
+    "dealer": (np.int8, False),      # seat
+    "trump_card": (np.int8, False),  # card code of the turned card
+    "trump": (np.int8, False),       # suit index, -1 in a no-trump deal
+    "forbidden": (np.int8, False),   # the dealer's forbidden bid, -1 if none
+    "hands": (np.int64, True),       # bit mask per seat, as dealt
+    "bids": (np.int8, True),
+    "tricks": (np.int8, True),
+    "scores": (np.int16, True),
+}
+GAME_COLUMNS = {
+    "totals": np.int32,
+    "exact": np.int16,
+    "best": np.int16,
+    "winners": np.bool_,
+}
+
+
+class RulesError(ValueError):
+    """Rules or variant input that cannot be played; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A fully validated Boerenbridge set-up (players, schedule and variants)."""
+    players: int
+    schedule: tuple
+    notrump: tuple            # one bool per deal of the schedule
+    scoring: str = "standard"
+    bauer_bonus: bool = False
+    dealer_rule: bool = True
+    blind_one_card: bool = False
+    two_player: bool = False
+    first_dealer: int = 0
+    variants: dict = field(default_factory=dict)  # as given, for reports
+
+    @property
+    def deck_limit(self):
+        return 26 if self.two_player else DECK
+
+    @property
+    def max_hand(self):
+        return max(self.schedule)
+
+
+VARIANTS = ("scoring", "bauer_bonus", "no_trump_rounds", "fixed_hands", "blind_one_card",
+            "two_player", "dealer_rule", "schedule")
+_FLAG_VALUES = {"": True, "1": True, "on": True, "true": True, "yes": True,
+                "0": False, "off": False, "false": False, "no": False}
+
+
+def parse_variant(text):
+    """``NAME`` or ``NAME=VALUE`` → (name, value string)."""
+    name, _, value = text.partition("=")
+    name = name.strip().lower().replace("-", "_")
+    if name not in VARIANTS:
+        raise RulesError(f"unknown variant {name!r} for boerenbridge; known: {', '.join(VARIANTS)}")
+    return name, value.strip()
+
+
+def _flag(name, value):
+    v = value.lower()
+    if v not in _FLAG_VALUES:
+        raise RulesError(f"variant {name} takes on/off, got {value!r}")
+    return _FLAG_VALUES[v]
+
+
+def parse_schedule(text):
+    """A custom schedule ``1,2,3`` → tuple of ints (``standard``/``short`` return the name)."""
+    t = text.strip().lower()
+    if t in ("standard", "short"):
+        return t
+    try:
+        sizes = tuple(int(x) for x in t.replace(" ", "").split(",") if x != "")
+    except ValueError:
+        raise RulesError(f"schedule must be standard, short or a list of hand sizes like 1,2,3; got {text!r}") from None
+    if not sizes:
+        raise RulesError("schedule is empty")
+    return sizes
+
+
+def _no_trump_flags(spec, schedule):
+    flags = [False] * len(schedule)
+    top = max(schedule)
+    for item in spec.replace(" ", "").split(","):
+        if item == "":
+            continue
+        if item == "ones":
+            idx = [i for i, h in enumerate(schedule) if h == 1]
+        elif item == "top":
+            idx = [i for i, h in enumerate(schedule) if h == top]
+        elif item == "last":
+            idx = [len(schedule) - 1]
+        else:
+            try:
+                k = int(item)
+            except ValueError:
+                raise RulesError(f"no_trump_rounds takes deal numbers and ones/top/last, got {item!r}") from None
+            if not 1 <= k <= len(schedule):
+                raise RulesError(f"no_trump_rounds: deal {k} is outside the schedule's 1..{len(schedule)}")
+            idx = [k - 1]
+        for i in idx:
+            flags[i] = True
+    return tuple(flags)
+
+
+def build_rules(players=None, hand_size=None, schedule=None, variants=(), first_dealer=0):
+    """Validate everything and return :class:`Rules`.
+
+    ``hand_size`` gives a run of independent deals (the one-deal schedule ``[h]``);
+    ``schedule`` (``standard``, ``short`` or a list) gives whole games. ``variants`` is a
+    list of ``NAME[=VALUE]`` strings or (name, value) pairs.
+    """
+    opts = {}
+    for v in variants:
+        name, value = parse_variant(v) if isinstance(v, str) else v
+        if name in opts:
+            raise RulesError(f"variant {name} given twice")
+        opts[name] = value
+    two_player = _flag("two_player", opts["two_player"]) if "two_player" in opts else False
+    if players is None:
+        players = 2 if two_player else 4
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+        raise RulesError(f"players must be an integer, got {players!r}")
+    players = int(players)
+    if two_player:
+        if players != 2:
+            raise RulesError(f"two_player is a 2-player variant; got --players {players}")
+    elif not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise RulesError(f"boerenbridge needs 3 to 7 players (or --variant two_player), got {players}")
+
+    scoring = opts.get("scoring", "standard").lower() or "standard"
+    if scoring not in SCORING:
+        raise RulesError(f"scoring must be one of {', '.join(SCORING)}, got {scoring!r}")
+    bauer = _flag("bauer_bonus", opts["bauer_bonus"]) if "bauer_bonus" in opts else False
+    blind = _flag("blind_one_card", opts["blind_one_card"]) if "blind_one_card" in opts else False
+    if "dealer_rule" in opts:
+        dr = opts["dealer_rule"].lower()
+        if dr not in ("on", "off", "1", "0", "true", "false", "yes", "no"):
+            raise RulesError(f"dealer_rule takes on or off, got {opts['dealer_rule']!r}")
+        dealer_rule = _FLAG_VALUES[dr]
+    else:
+        dealer_rule = True
+
+    # the schedule: --hand-size, --schedule, variant schedule=, fixed_hands=
+    sources = [s for s in (hand_size is not None and "--hand-size",
+                           schedule is not None and "--schedule",
+                           "schedule" in opts and "schedule variant",
+                           "fixed_hands" in opts and "fixed_hands") if s]
+    if len(sources) > 1:
+        raise RulesError(f"give only one of {' / '.join(sources)}")
+    if hand_size is not None:
+        if isinstance(hand_size, bool) or not isinstance(hand_size, (int, np.integer)):
+            raise RulesError(f"hand size must be an integer, got {hand_size!r}")
+        sched = (int(hand_size),)
+    elif "fixed_hands" in opts:
+        parts = opts["fixed_hands"].split(",")
+        try:
+            h, rounds = (int(p) for p in parts)
+        except ValueError:
+            raise RulesError(f"fixed_hands takes H,ROUNDS (e.g. fixed_hands=7,10), got {opts['fixed_hands']!r}") from None
+        if rounds < 1:
+            raise RulesError(f"fixed_hands needs at least one round, got {rounds}")
+        sched = (h,) * rounds
+    else:
+        spec = schedule if schedule is not None else opts.get("schedule", "standard")
+        spec = parse_schedule(spec) if isinstance(spec, str) else tuple(int(x) for x in spec)
+        if spec == "standard":
+            sched = TWO_PLAYER_SCHEDULE if two_player else STANDARD_SCHEDULES[players]
+        elif spec == "short":
+            if players not in SHORT_SCHEDULES or two_player:
+                raise RulesError("schedule=short exists only for 5 players")
+            sched = SHORT_SCHEDULES[players]
+        else:
+            sched = spec
+    limit = 26 if two_player else DECK
+    for h in sched:
+        if h < 1:
+            raise RulesError(f"hand size must be at least 1, got {h}")
+        if players * h + 1 > limit:
+            raise RulesError(f"{players} players cannot be dealt {h} cards each: "
+                             f"{players}x{h}+1 (trump card) > {limit} cards")
+    notrump = _no_trump_flags(opts.get("no_trump_rounds", ""), sched)
+    if isinstance(first_dealer, bool) or not isinstance(first_dealer, (int, np.integer)) \
+            or not 0 <= first_dealer < players:
+        raise RulesError(f"dealer must be a seat 0..{players - 1}, got {first_dealer!r}")
+    return Rules(players=players, schedule=tuple(sched), notrump=notrump, scoring=scoring,
+                 bauer_bonus=bauer, dealer_rule=dealer_rule, blind_one_card=blind,
+                 two_player=two_player, first_dealer=int(first_dealer), variants=dict(opts))
+
+
+def parse_seat_policies(players, default="heuristic", seat_policies=()):
+    """Default policy name plus ``SEAT=NAME`` overrides → int8 array per seat."""
+    if default not in POLICIES:
+        raise RulesError(f"unknown policy {default!r}; known: {', '.join(POLICIES)}")
+    pol = np.full(players, POLICIES[default], dtype=np.int8)
+    seen = set()
+    for item in seat_policies:
+        seat_txt, sep, name = item.partition("=")
+        name = name.strip().lower()
+        try:
+            seat = int(seat_txt)
+        except ValueError:
+            seat = None
+        if not sep or seat is None:
+            raise RulesError(f"seat policy must look like SEAT=NAME (e.g. 0=random), got {item!r}")
+        if not 0 <= seat < players:
+            raise RulesError(f"seat policy {item!r}: seat must be 0..{players - 1}")
+        if name not in POLICIES:
+            raise RulesError(f"seat policy {item!r}: unknown policy {name!r}; known: {', '.join(POLICIES)}")
+        if seat in seen:
+            raise RulesError(f"seat {seat} given two policies")
+        seen.add(seat)
+        pol[seat] = POLICIES[name]
+    return pol

@@ -1,0 +1,164 @@
+"""Card codes, decks and the notations of RULES §0 (pure Python, no numba).
+
+Card code ``c = 16 * suit + rank`` with suits ``S H D C`` = 0..3 and ranks ``2..A`` = 0..12.
+The 32-card deck (7..A) uses the same codes, ranks 5..12, so every game shares one
+encoding and one set of bitboard helpers (:mod:`fastsim.bits`).
+
+Two notations, chosen explicitly (``H`` and ``K`` mean different things in each):
+
+* ``en`` (default): rank ``2-9 T J Q K A`` (``10`` for ``T``), suit ``S H D C`` or
+  ``♠ ♥ ♦ ♣``, any case: ``AS``, ``10h``, ``Q♥``.
+* ``nl``: rank ``2-9``, ``10``/``T``, ``B`` (boer), ``V`` (vrouw), ``H`` (heer), ``A`` (aas);
+  suit ``S`` schoppen, ``H`` harten, ``R`` ruiten, ``K`` klaveren: ``HH`` = heer harten.
+"""
+import re
+
+SUITS = "SHDC"
+RANKS = "23456789TJQKA"
+UNICODE_SUITS = "♠♥♦♣"
+NL_SUITS = "SHRK"
+NL_RANKS = "23456789TBVHA"
+NOTATIONS = ("en", "nl")
+DECK_SIZES = (52, 32)
+
+SUIT_BITS = 16
+RANK_MASK = 0x1FFF
+N_CODES = 64  # card codes live in 0..63
+
+RANK_7 = 5  # rank index of the 7, lowest card of the 32-card deck
+
+
+class CardError(ValueError):
+    """Bad card input; the message is one line meant for the user."""
+
+
+def card_code(suit, rank):
+    return SUIT_BITS * suit + rank
+
+
+def suit_of(code):
+    return code // SUIT_BITS
+
+
+def rank_of(code):
+    return code % SUIT_BITS
+
+
+def deck_codes(deck=52):
+    """The cards of a deck in *deck order* (suit by suit, ranks ascending)."""
+    if deck == 52:
+        low = 0
+    elif deck == 32:
+        low = RANK_7
+    else:
+        raise CardError(f"unknown deck size {deck} (use 52 or 32)")
+    return [card_code(s, r) for s in range(4) for r in range(low, 13)]
+
+
+def deck_mask(deck=52):
+    m = 0
+    for c in deck_codes(deck):
+        m |= 1 << c
+    return m
+
+
+def mask_of(codes):
+    m = 0
+    for c in codes:
+        m |= 1 << int(c)
+    return m
+
+
+def codes_of(mask):
+    """Card codes in ``mask`` in increasing order."""
+    mask = int(mask)
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _split_rank_suit(token):
+    if len(token) < 2:
+        return None, None
+    return token[:-1], token[-1]
+
+
+def parse_card(token, notation="en", deck=52):
+    """One card string → card code. Raises :class:`CardError` with a one-line message."""
+    if notation not in NOTATIONS:
+        raise CardError(f"unknown card notation {notation!r} (use en or nl)")
+    raw = token
+    token = token.strip().upper()
+    rank_txt, suit_txt = _split_rank_suit(token)
+    if rank_txt is None:
+        raise CardError(f"unknown card {raw!r}: expected rank then suit, e.g. AS or 10H")
+    if rank_txt == "10":
+        rank_txt = "T"
+    if notation == "en":
+        suit = SUITS.find(suit_txt)
+        if suit < 0:
+            suit = UNICODE_SUITS.find(suit_txt)
+        ranks = RANKS
+        suit_help = "S H D C or ♠ ♥ ♦ ♣"
+    else:
+        suit = NL_SUITS.find(suit_txt)
+        ranks = NL_RANKS
+        suit_help = "S H R K (Dutch notation)"
+    rank = ranks.find(rank_txt) if len(rank_txt) == 1 else -1
+    if suit < 0:
+        raise CardError(f"unknown card {raw!r}: suit must be one of {suit_help}")
+    if rank < 0:
+        raise CardError(f"unknown card {raw!r}: rank must be one of "
+                        f"{' '.join(ranks.replace('T', '10'))}")
+    code = card_code(suit, rank)
+    if deck == 32 and rank < RANK_7:
+        raise CardError(f"card {raw!r} is not in the 32-card deck (7 to A)")
+    return code
+
+
+_SEP = re.compile(r"[\s,;]+")
+
+
+def parse_cards(text, notation="en", deck=52, allow_duplicates=False):
+    """A list of cards separated by spaces or commas → list of codes (in the given order)."""
+    if isinstance(text, str):
+        tokens = [t for t in _SEP.split(text.strip()) if t]
+    else:
+        tokens = list(text)
+    codes = [parse_card(t, notation, deck) for t in tokens]
+    if not allow_duplicates:
+        seen = set()
+        for t, c in zip(tokens, codes):
+            if c in seen:
+                raise CardError(f"duplicate card {card_str(c, notation)} in {text!r}")
+            seen.add(c)
+    return codes
+
+
+def card_str(code, notation="en", unicode=False):
+    """Card code → string, e.g. ``12`` → ``AS`` (``nl``: ``AS`` is aas schoppen too)."""
+    code = int(code)
+    suit, rank = suit_of(code), rank_of(code)
+    if not (0 <= suit < 4 and 0 <= rank < 13):
+        raise CardError(f"invalid card code {code}")
+    if notation == "nl":
+        return NL_RANKS[rank] + NL_SUITS[suit]
+    return RANKS[rank] + (UNICODE_SUITS[suit] if unicode else SUITS[suit])
+
+
+def cards_str(codes, notation="en", unicode=False):
+    return " ".join(card_str(c, notation, unicode) for c in codes)
+
+
+def parse_suit(text, notation="en"):
+    """A suit letter/symbol → suit index."""
+    t = text.strip().upper()
+    table = SUITS if notation == "en" else NL_SUITS
+    if len(t) == 1 and t in table:
+        return table.index(t)
+    if notation == "en" and len(t) == 1 and t in UNICODE_SUITS:
+        return UNICODE_SUITS.index(t)
+    raise CardError(f"unknown suit {text!r}: use one of {' '.join(table)}")
