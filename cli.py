@@ -180,6 +180,73 @@ def _simulate_boerenbridge(players, hand_size, schedule, deals, games, policy, s
             click.echo(f"{label} written to {path}")
 
 
+@main.group(cls=TroefGroup)
+def explain():
+    """Explain the rules on a concrete trick or hand."""
+
+
+@explain.command("boerenbridge")
+@click.option("--trick", default="", help="Cards of the trick so far, in play order.")
+@click.option("--trump", default=None, help="Trump suit (S H D C, or none).")
+@click.option("--trump-card", default=None, help="The turned card; its suit is trump.")
+@click.option("--hand", default=None, help="My hand: show which cards I may play to --trick.")
+@click.option("--notation", type=click.Choice(["en", "nl"]), default="en", show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+def explain_boerenbridge(trick, trump, trump_card, hand, notation, as_json):
+    """Who wins a trick, or which cards a hand may play to it (RULES §1)."""
+    try:
+        payload = _explain_boerenbridge(trick, trump, trump_card, hand, notation)
+    except _user_errors() as e:
+        _fail(e)
+    if as_json:
+        click.echo(json.dumps(payload))
+    elif "legal" in payload:
+        click.echo(f"legal: {' '.join(payload['legal'])} ({payload['rule']})")
+    else:
+        click.echo(f"winner: {payload['winner_card']} (card {payload['winner'] + 1} of the trick)")
+
+
+def _explain_boerenbridge(trick, trump, trump_card, hand, notation):
+    import numpy as np
+    from fastsim.cards import card_str, parse_card, parse_cards, parse_suit
+    from fastsim.trick import resolve_tricks
+    if trump is not None and trump_card is not None:
+        raise ValueError("give --trump or --trump-card, not both")
+    if trump_card is not None:
+        tcard = parse_card(trump_card, notation)
+        t = tcard // 16
+    elif trump is None or trump.strip().lower() in ("none", "nt", "-"):
+        tcard, t = None, -1
+    else:
+        tcard, t = None, parse_suit(trump, notation)
+    tcards = parse_cards(trick, notation)
+    if len(tcards) > 7:
+        raise ValueError(f"a trick has at most 7 cards, got {len(tcards)}")
+    if tcard is not None and tcard in tcards:
+        raise ValueError(f"the turned card {card_str(tcard, notation)} is out of play")
+    if hand is None:
+        if not tcards:
+            raise ValueError("--trick needs at least one card (or give --hand)")
+        w = int(resolve_tricks(np.array([tcards]), t)[0])
+        return {"winner": w, "winner_card": card_str(tcards[w], notation)}
+    hcards = parse_cards(hand, notation)
+    if not hcards:
+        raise ValueError("--hand is empty")
+    clash = set(hcards) & (set(tcards) | ({tcard} if tcard is not None else set()))
+    if clash:
+        raise ValueError(f"card {card_str(min(clash), notation)} is both in the hand and on the table")
+    if not tcards:
+        legal, rule = sorted(hcards), "leading: any card"
+    else:
+        led = tcards[0] // 16
+        follow = [c for c in hcards if c // 16 == led]
+        if follow:
+            legal, rule = sorted(follow), "must follow the led suit"
+        else:
+            legal, rule = sorted(hcards), "void in the led suit: any card (no duty to trump)"
+    return {"legal": [card_str(c, notation) for c in legal], "rule": rule}
+
+
 def _check_writable(path):
     import os
     d = os.path.dirname(os.path.abspath(path)) or "."
