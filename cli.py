@@ -181,6 +181,123 @@ def _simulate_boerenbridge(players, hand_size, schedule, deals, games, policy, s
 
 
 @main.group(cls=TroefGroup)
+def bid():
+    """What should I bid with this hand?"""
+
+
+@bid.command("boerenbridge")
+@click.option("--players", type=int, default=4, show_default=True)
+@click.option("--hand", required=True, help='My cards, e.g. "AS KS 7H 2C".')
+@click.option("--trump-card", required=True, help="The turned card (its suit is trump).")
+@click.option("--position", type=int, required=True, help="0 = left of the dealer (bids first) ... players-1 = dealer.")
+@click.option("--bids-before", default=None, help="The bids of positions 0..P-1, e.g. 1,0.")
+@click.option("--samples", type=int, default=20000, show_default=True)
+@click.option("--policy", default="heuristic", show_default=True, help="How the other players bid and play.")
+@click.option("--variant", multiple=True, metavar="NAME[=VALUE]")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--threads", type=int, default=None)
+@click.option("--notation", type=click.Choice(["en", "nl"]), default="en", show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+def bid_boerenbridge(players, hand, trump_card, position, bids_before, samples, policy, variant,
+                     seed, threads, notation, as_json):
+    """Expected score and P(exact) of every bid, by simulation (Boerenbridge)."""
+    try:
+        from analyzer.bid_query import bid_query
+        r = bid_query(players, hand, trump_card, position, bids_before, samples,
+                      policy.lower(), variant, seed, notation, threads)
+    except _user_errors() as e:
+        _fail(e)
+    if as_json:
+        keys = ("recommended_bid", "trick_distribution", "samples", "effective_samples",
+                "drawn", "acceptance_rate", "players", "hand", "trump_card", "trump",
+                "position", "bids_before", "policy", "scoring", "variants", "seed")
+        payload = {k: r[k] for k in keys}
+        payload["bids"] = [{k: b[k] for k in ("bid", "p_exact", "p_exact_ci", "expected_score",
+                                              "expected_score_ci", "forbidden",
+                                              "trick_distribution")} for b in r["bids"]]
+        click.echo(json.dumps(payload))
+        return
+    n = r["players"]
+    where = ("left of the dealer, bidding first" if position == 0 else
+             "the dealer, bidding last" if position == n - 1 else f"position {position}")
+    click.echo(f"Boerenbridge, {n} players, {len(r['hand'])} cards: {' '.join(r['hand'])}; "
+               f"turned {r['trump_card']} ({'no trump' if r['trump'] is None else 'trump ' + r['trump']})")
+    before = "" if r["bids_before"] is None else f"; earlier bids {','.join(map(str, r['bids_before']))}"
+    click.echo(f"you are {where}{before}; others play {r['policy']}; scoring {r['scoring']}")
+    click.echo(f"{r['samples']:,} sampled deals (effective {r['effective_samples']:,}"
+               + (f", {r['acceptance_rate']:.1%} of {r['drawn']:,} drawn fit the earlier bids"
+                  if r["drawn"] != r["samples"] else "") + f"), seed {r['seed']}")
+    click.echo("")
+    click.echo("bid   P(exact)  95% interval      expected score  95% interval")
+    for b in r["bids"]:
+        mark = "  forbidden (dealer rule)" if b["forbidden"] else (
+            "  <- recommended" if b["bid"] == r["recommended_bid"] else "")
+        lo, hi = b["p_exact_ci"]
+        slo, shi = b["expected_score_ci"]
+        click.echo(f"{b['bid']:>3}   {b['p_exact']:>7.1%}  [{lo:5.1%}, {hi:5.1%}]  "
+                   f"{b['expected_score']:>14.2f}  [{slo:6.2f}, {shi:6.2f}]{mark}")
+    click.echo("")
+    dist = "  ".join(f"{k}:{p:.1%}" for k, p in enumerate(r["trick_distribution"]) if p > 0)
+    click.echo(f"my tricks when bidding {r['recommended_bid']}: {dist}")
+    click.echo(f"recommended bid: {r['recommended_bid']}")
+
+
+@main.command("stats")
+@click.argument("results", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--by", default="bid,hand_size,position", show_default=True,
+              help="Grouping of the exact-bid table (columns of the results).")
+@click.option("--stat", "which", multiple=True,
+              type=click.Choice(["exact", "calibration", "tricks", "score", "dealer", "compare"]),
+              help="Statistics to show (repeatable; default all).")
+@click.option("--feature", default="trump_count", show_default=True,
+              help="Hand feature for the trick distribution.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV (one block per statistic).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object {statistic: rows}.")
+def stats_cmd(results, by, which, feature, as_csv, as_json):
+    """Statistics with 95% intervals from results files (troef simulate --out).
+
+    Several files are compared with each other (e.g. runs of different variants)."""
+    try:
+        _stats(results, by, which, feature, as_csv, as_json)
+    except (KeyError,) + _user_errors() as e:
+        _fail(e)
+
+
+def _stats(results, by, which, feature, as_csv, as_json):
+    import os
+    import pandas as pd
+    from analyzer.stats import STATS, all_stats
+    from analyzer.storage import read_parquet
+    if as_csv and as_json:
+        raise ValueError("give --csv or --json, not both")
+    frames = []
+    for path in results:
+        df, meta = read_parquet(path)
+        if meta.get("game") != "boerenbridge":
+            raise ValueError(f"{path} holds no Boerenbridge results")
+        df["source"] = os.path.splitext(os.path.basename(path))[0]
+        frames.append(df)
+    df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    if feature not in df.columns:
+        raise ValueError(f"unknown feature {feature!r}")
+    keys = [k.strip() for k in by.split(",") if k.strip()]
+    tables = all_stats(df, keys, which or STATS, feature)
+    if as_json:
+        click.echo(json.dumps({k: json.loads(v.to_json(orient="records")) for k, v in tables.items()}))
+        return
+    for name, t in tables.items():
+        if as_csv:
+            click.echo(f"# {name}")
+            click.echo(t.to_csv(index=False), nl=False)
+        else:
+            click.echo(f"== {name} ({len(df):,} player-deals) ==")
+            with pd.option_context("display.max_rows", 200, "display.width", 160,
+                                   "display.float_format", "{:.4f}".format):
+                click.echo(t.to_string(index=False) if len(t) else "(no data)")
+            click.echo("")
+
+
+@main.group(cls=TroefGroup)
 def explain():
     """Explain the rules on a concrete trick or hand."""
 

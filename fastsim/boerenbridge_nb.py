@@ -20,7 +20,7 @@ from .bits import (popcount_nb, lowest_nb, highest_nb, suit_mask_nb, nth_card_nb
 from .trick import trick_key_nb, NATURAL_ORDER
 from .rng import run_key_nb, deal_key_nb, below_nb
 from .boerenbridge_schema import (
-    POLICY_RANDOM, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK, BAUER_BONUS, BLIND_MULTIPLIER,
+    POLICY_RANDOM, POLICY_HEURISTIC, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK, BAUER_BONUS, BLIND_MULTIPLIER,
     TRUMP_VALUE, SIDE_ACE, SIDE_KING_LONG, SIDE_KING_SHORT, SIDE_QUEEN_LONG,
     SIDE_QUEEN_SHORT, LONG_TRUMP_BONUS, VOID_BONUS, LEADER_BONUS, EARLIER_BIDS_SHIFT,
     MAX_SEATS,
@@ -240,7 +240,7 @@ def random_card_nb(dkey, t, pos, legal):
 @njit(cache=True)
 def play_deal_nb(dkey, n, h, notrump, pol, scoring, bauer, dealer_rule, blind,
                  deck, hands, bids, won, scores, rec_cards, rec_lead, rec_win, record):
-    """Play one deal; all per-player arrays are indexed by *position*.
+    """Deal and play one deal; all per-player arrays are indexed by *position*.
 
     ``pol[p]``: policy of position p. Fills ``hands`` (as dealt), ``bids``, ``won``,
     ``scores``; with ``record`` also the play (cards per trick in play order, leader and
@@ -248,6 +248,20 @@ def play_deal_nb(dkey, n, h, notrump, pol, scoring, bauer, dealer_rule, blind,
     """
     turned = deal_hands_nb(dkey, n, h, deck, hands)
     trump = np.int64(-1) if notrump else turned >> 4
+    for p in range(n):
+        bids[p] = -1  # every bid by policy
+    forbidden = bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer,
+                            dealer_rule, blind, deck, bids, won, scores,
+                            rec_cards, rec_lead, rec_win, record)
+    return turned, trump, forbidden
+
+
+@njit(cache=True)
+def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_rule, blind,
+                cur, bids, won, scores, rec_cards, rec_lead, rec_win, record):
+    """Bid, play and score a dealt deal (per-position arrays). ``bids[p] >= 0`` on entry
+    fixes that position's bid; ``-1`` lets its policy bid. ``cur`` is scratch of at least
+    ``n`` entries. Returns the forbidden bid or -1."""
     is_blind = blind and h == 1
     # bidding
     bid_sum = 0
@@ -257,15 +271,16 @@ def play_deal_nb(dkey, n, h, notrump, pol, scoring, bauer, dealer_rule, blind,
         if p == n - 1:
             forbidden = forbidden_bid_nb(h, bid_sum, dealer_rule)
             f = forbidden
-        if pol[p] == POLICY_RANDOM:
-            b = random_bid_nb(dkey, p, h, f)
-        else:
-            b = heuristic_bid_nb(hands[p], trump, n, h, p, bid_sum, f, is_blind)
+        b = bids[p]
+        if b < 0:
+            if pol[p] == POLICY_RANDOM:
+                b = random_bid_nb(dkey, p, h, f)
+            else:
+                b = heuristic_bid_nb(hands[p], trump, n, h, p, bid_sum, f, is_blind)
         bids[p] = b
         bid_sum += b
         won[p] = 0
     # play
-    cur = deck  # the deck buffer is free after the deal: it holds the live hands
     for p in range(n):
         cur[p] = hands[p]
     played = np.int64(1) << turned
@@ -325,7 +340,7 @@ def play_deal_nb(dkey, n, h, notrump, pol, scoring, bauer, dealer_rule, blind,
         if is_blind:
             sc *= BLIND_MULTIPLIER
         scores[p] = sc
-    return turned, trump, forbidden
+    return forbidden
 
 
 # ----------------------------------------------------------------------------- games
@@ -406,3 +421,89 @@ def run_games_nb(seed, n, schedule, notrump, first_dealer, seat_pol, scoring, ba
                 g_best[g, s] = best[s]
                 g_winners[g, s] = (total[s] == total[top] and exact[s] == exact[top]
                                    and best[s] == best[top])
+
+
+# ----------------------------------------------------------------------------- bid query
+
+@njit(cache=True, parallel=True)
+def bid_query_nb(seed, n, h, my_pos, my_hand, turned, trump, unseen, given, condition,
+                 others_pol, scoring, bauer, dealer_rule, blind, start, count, chunk,
+                 out_ok, out_tricks, out_scores):
+    """Sample deals consistent with what the player at ``my_pos`` knows and play each one
+    once per candidate bid 0..h (common random numbers across bids).
+
+    ``unseen``: codes of the cards not in my hand and not turned; sample ``start + i``
+    deals them (a partial Fisher–Yates on counters 0..) to the other positions in order.
+    ``given``: the bids of positions ``0..my_pos-1`` (-1: unknown, bid by the policy).
+    With ``condition`` a sample is kept only when those positions, holding the sampled
+    hands, would have bid exactly ``given`` under the heuristic (rejection sampling);
+    otherwise every sample is kept (under the random policy a bid carries no information). For kept samples, ``out_tricks[i, b]`` and
+    ``out_scores[i, b]`` are my tricks and score when I bid ``b`` and play the heuristic
+    aimed at ``b``, the others bidding and playing ``others_pol``.
+    """
+    rkey = run_key_nb(seed)
+    U = unseen.shape[0]
+    m = (n - 1) * h
+    n_chunks = (count + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        deck = np.empty(U, dtype=np.int64)
+        hands = np.empty(MAX_SEATS, dtype=np.int64)
+        cur = np.empty(MAX_SEATS, dtype=np.int64)
+        bids = np.empty(MAX_SEATS, dtype=np.int64)
+        won = np.empty(MAX_SEATS, dtype=np.int64)
+        scores = np.empty(MAX_SEATS, dtype=np.int64)
+        pol = np.empty(MAX_SEATS, dtype=np.int64)
+        dummy3 = np.empty((1, 1), dtype=np.int8)
+        dummy2 = np.empty(1, dtype=np.int8)
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            dkey = deal_key_nb(rkey, start + i)
+            deck[:] = unseen
+            for k in range(m):
+                j = k + below_nb(dkey, k, U - k)
+                t = deck[k]
+                deck[k] = deck[j]
+                deck[j] = t
+            q = 0
+            for p in range(n):
+                if p == my_pos:
+                    hands[p] = my_hand
+                    continue
+                hm = np.int64(0)
+                for k in range(q * h, (q + 1) * h):
+                    hm |= np.int64(1) << deck[k]
+                hands[p] = hm
+                q += 1
+            ok = True
+            if condition:
+                s = 0
+                for p in range(my_pos):
+                    b = heuristic_bid_nb(hands[p], trump, n, h, p, s, -1, blind and h == 1)
+                    if b != given[p]:
+                        ok = False
+                        break
+                    s += given[p]
+            out_ok[i] = ok
+            if not ok:
+                continue
+            for p in range(n):
+                pol[p] = others_pol
+            pol[my_pos] = POLICY_HEURISTIC  # play aimed at my bid
+            for b in range(h + 1):
+                for p in range(n):
+                    bids[p] = given[p] if p < my_pos else -1
+                bids[my_pos] = b
+                bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer,
+                            dealer_rule, blind, cur, bids, won, scores,
+                            dummy3, dummy2, dummy2, False)
+                out_tricks[i, b] = won[my_pos]
+                out_scores[i, b] = scores[my_pos]
+
+
+@njit(cache=True, parallel=True)
+def hand_values_nb(hands, trumps):
+    """The heuristic's hand value (hundredths of a trick) of many hands (no position or
+    bidding adjustments): ``hands`` int64 masks, ``trumps`` suit per hand (-1: none)."""
+    out = np.empty(hands.shape[0], dtype=np.int64)
+    for i in prange(hands.shape[0]):
+        out[i] = hand_value_nb(hands[i], trumps[i])
+    return out

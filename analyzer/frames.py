@@ -1,0 +1,96 @@
+"""Simulation results → tidy pandas DataFrames (one row per deal and seat).
+
+Columns (dtypes are kept through Parquet):
+
+=============  ========  ====================================================
+game           category  game name ("boerenbridge")
+players        int8      number of players
+deal           int64     global deal index (the RNG key)
+game_index     int64     game number within the run
+deal_no        int16     deal number within the game (0-based)
+hand_size      int8
+dealer         int8      dealer's seat
+seat           int8
+position       int8      0 = left of the dealer … players−1 = dealer
+policy         category  the seat's policy
+trump          category  trump suit S/H/D/C, or NT in a no-trump deal
+trump_card     int8      card code of the turned card
+forbidden      int8      the dealer's forbidden bid, −1 if none
+hand           int64     the dealt hand as a bit mask
+bid, tricks    int8
+score          int16
+exact          bool      bid == tricks
+trump_count    int8      trumps held (0 in a no-trump deal)
+high_trumps    int8      trump J, Q, K, A held
+aces, kings    int8      aces / kings held (any suit)
+voids          int8      non-trump suits without a card
+longest_suit   int8      length of the longest suit
+strength       float32   the heuristic's hand value in tricks (docs/boerenbridge.md)
+=============  ========  ====================================================
+"""
+import numpy as np
+import pandas as pd
+
+from fastsim.boerenbridge_nb import hand_values_nb
+from fastsim.boerenbridge_schema import GAME, POLICY_NAMES
+from .summary import positions_of
+
+SUIT_LABELS = ["S", "H", "D", "C", "NT"]
+RANK_MASK = 0x1FFF
+
+
+def hand_features(hands, trumps):
+    """Feature columns of hands (int64 masks) under their trump suit (−1 = none)."""
+    hands = np.asarray(hands, dtype=np.int64)
+    trumps = np.asarray(trumps, dtype=np.int64)
+    suit_len = np.stack([np.bitwise_count((hands >> (16 * s)) & RANK_MASK) for s in range(4)],
+                        axis=1).astype(np.int8)
+    has_trump = trumps >= 0
+    t = np.where(has_trump, trumps, 0)
+    trump_ranks = np.where(has_trump, (hands >> (16 * t)) & RANK_MASK, 0)
+    is_trump_suit = (np.arange(4)[None, :] == trumps[:, None])
+    rank_bit = lambda r: np.stack([(hands >> (16 * s + r)) & 1 for s in range(4)], axis=1)  # noqa: E731
+    return {
+        "trump_count": np.bitwise_count(trump_ranks).astype(np.int8),
+        "high_trumps": np.bitwise_count(trump_ranks >> 9).astype(np.int8),
+        "aces": rank_bit(12).sum(axis=1).astype(np.int8),
+        "kings": rank_bit(11).sum(axis=1).astype(np.int8),
+        "voids": ((suit_len == 0) & ~is_trump_suit).sum(axis=1).astype(np.int8),
+        "longest_suit": suit_len.max(axis=1).astype(np.int8),
+        "strength": (hand_values_nb(hands, trumps) / 100.0).astype(np.float32),
+    }
+
+
+def tidy(result):
+    """A :class:`fastsim.boerenbridge.Result` → tidy DataFrame (see the module doc)."""
+    d = result.deals
+    n = result.rules.players
+    rows = len(d["deal"])
+    rep = lambda a: np.repeat(a, n)  # noqa: E731
+    trump = rep(d["trump"]).astype(np.int64)
+    hands = d["hands"].ravel()
+    cols = {
+        "game": pd.Categorical([GAME] * (rows * n), categories=[GAME]),
+        "players": np.full(rows * n, n, dtype=np.int8),
+        "deal": rep(d["deal"]),
+        "game_index": rep(d["game"]),
+        "deal_no": rep(d["deal_no"]),
+        "hand_size": rep(d["hand_size"]),
+        "dealer": rep(d["dealer"]),
+        "seat": np.tile(np.arange(n, dtype=np.int8), rows),
+        "position": positions_of(d, n).astype(np.int8).ravel(),
+        "policy": pd.Categorical.from_codes(
+            np.tile(result.policies.astype(np.int64), rows),
+            categories=[POLICY_NAMES[i] for i in sorted(POLICY_NAMES)]),
+        "trump": pd.Categorical.from_codes(np.where(trump >= 0, trump, 4),
+                                           categories=SUIT_LABELS),
+        "trump_card": rep(d["trump_card"]),
+        "forbidden": rep(d["forbidden"]),
+        "hand": hands,
+        "bid": d["bids"].ravel(),
+        "tricks": d["tricks"].ravel(),
+        "score": d["scores"].ravel(),
+        "exact": (d["bids"] == d["tricks"]).ravel(),
+    }
+    cols.update(hand_features(hands, trump))
+    return pd.DataFrame(cols)

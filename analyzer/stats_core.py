@@ -1,0 +1,24 @@
+"""Interval helpers shared by the statistics and the queries (numpy only)."""
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes, n, z=Z95):
+    """95% Wilson score interval for a proportion; arrays or scalars. n = 0 → (nan, nan)."""
+    successes = np.asarray(successes, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = successes / n
+        denom = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return centre - half, centre + half
+
+
+def mean_ci(mean, sd, n, z=Z95):
+    """Normal-approximation 95% interval of a mean from its sample sd and size."""
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.asarray(sd, dtype=np.float64) / np.sqrt(n)
+    return mean - z * se, mean + z * se, se
