@@ -21,13 +21,7 @@ def deal_records(result, start=0, stop=None, notation="en"):
         dealer = int(d["dealer"][r])
         h = int(d["hand_size"][r])
         seat = lambda p: (dealer + 1 + int(p)) % n  # noqa: E731  position -> seat
-        tricks = []
-        for t in range(h):
-            lead = int(play["leader"][r, t])
-            cards = [[seat(lead + j), card_str(play["cards"][r, t, j], notation)]
-                     for j in range(n)]
-            tricks.append({"leader": seat(lead), "cards": cards,
-                           "winner": seat(play["winner"][r, t])})
+        tricks = _tricks(play, r, h, seat, notation, n)
         trump = int(d["trump"][r])
         yield {
             "players": n,
@@ -39,6 +33,54 @@ def deal_records(result, start=0, stop=None, notation="en"):
             "trump": SUITS[trump] if trump >= 0 else None,
             "bids": [int(x) for x in d["bids"][r]],
             "tricks": tricks,
+            "tricks_won": [int(x) for x in d["tricks"][r]],
+            "scores": [int(x) for x in d["scores"][r]],
+        }
+
+
+def _tricks(play, r, n_tricks, seat, notation, n=4):
+    """The recorded tricks of row ``r`` as ``{"leader", "cards", "winner"}`` (seats)."""
+    out = []
+    for t in range(n_tricks):
+        lead = int(play["leader"][r, t])
+        out.append({"leader": seat(lead),
+                    "cards": [[seat(lead + j), card_str(play["cards"][r, t, j], notation)]
+                              for j in range(n)],
+                    "winner": seat(play["winner"][r, t])})
+    return out
+
+
+def bonken_records(result, start=0, stop=None, notation="en"):
+    """Bonken rounds in the shared shape plus ``contract``, ``chooser`` and, for Domino,
+    ``moves`` (``[seat, card]`` in turn order, ``null`` for a pass) and ``out_order``."""
+    from fastsim.bonken_schema import CONTRACTS, TRUMP_S, NO_TRUMP, DOMINO
+    if result.play is None:
+        raise ValueError("the simulation was not run with record=True")
+    d, play = result.deals, result.play
+    stop = len(d["deal"]) if stop is None else stop
+    for r in range(start, stop):
+        dealer = int(d["dealer"][r])
+        seat = lambda p: (dealer + 1 + int(p)) % 4  # noqa: E731
+        c = int(d["contract"][r])
+        moves, out_order = [], []
+        if c == DOMINO:
+            for m in range(int(play["n_moves"][r])):
+                pos, card = play["moves"][r, m]
+                moves.append([seat(pos), None if card < 0 else card_str(card, notation)])
+            out_order = [seat(p) for p in play["out"][r]]
+        yield {
+            "players": 4,
+            "hand_size": 13,
+            "dealer": dealer,
+            "hands": [[card_str(x, notation) for x in codes_of(d["hands"][r, s])] for s in range(4)],
+            "trump_card": None,
+            "trump": SUITS[c - TRUMP_S] if TRUMP_S <= c < NO_TRUMP else None,
+            "bids": None,
+            "contract": CONTRACTS[c],
+            "chooser": (dealer + 2) % 4,
+            "tricks": _tricks(play, r, int(d["n_tricks"][r]), seat, notation),
+            "moves": moves,
+            "out_order": out_order,
             "tricks_won": [int(x) for x in d["tricks"][r]],
             "scores": [int(x) for x in d["scores"][r]],
         }

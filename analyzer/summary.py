@@ -54,3 +54,26 @@ def by_seat(result):
             "mean_exact": float(g["exact"][:, s].mean()),
         })
     return out
+
+
+def bonken_by_contract(result):
+    """Per contract played: count, and per position (0 = leads, 1 = chooser, 3 = dealer) the
+    mean score and mean tricks; Domino adds the loser rate per position."""
+    from fastsim.bonken_schema import CONTRACTS, DOMINO
+    d = result.deals
+    pos = positions_of(d, 4)
+    out = []
+    for c in np.unique(d["contract"]):
+        rows = d["contract"] == c
+        entry = {"contract": CONTRACTS[int(c)], "n": int(rows.sum()), "positions": []}
+        for p in range(4):
+            m = (pos == p) & rows[:, None]
+            e = {"position": p,
+                 "mean_score": float(d["scores"][m].mean()),
+                 "mean_tricks": float(d["tricks"][m].mean())}
+            if c == DOMINO:
+                seat_of = (d["dealer"][rows].astype(np.int64) + 1 + p) % 4
+                e["loser_rate"] = float((d["loser"][rows] == seat_of).mean())
+            entry["positions"].append(e)
+        out.append(entry)
+    return out

@@ -15,34 +15,19 @@ Seats are absolute; *positions* count from left of the dealer (0) to the dealer 
 import numpy as np
 from numba import njit, prange
 
-from .bits import (popcount_nb, lowest_nb, highest_nb, suit_mask_nb, nth_card_nb,
-                   low_card_nb, high_card_nb, RANK_MASK)
+from .bits import suit_mask_nb
+from .play_nb import (DECK52, FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_nb,
+                      random_card_nb)
 from .trick import trick_key_nb, NATURAL_ORDER
 from .rng import run_key_nb, deal_key_nb, below_nb
 from .boerenbridge_schema import (
-    POLICY_RANDOM, POLICY_HEURISTIC, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK, BAUER_BONUS, BLIND_MULTIPLIER,
-    TRUMP_VALUE, SIDE_ACE, SIDE_KING_LONG, SIDE_KING_SHORT, SIDE_QUEEN_LONG,
-    SIDE_QUEEN_SHORT, LONG_TRUMP_BONUS, VOID_BONUS, LEADER_BONUS, EARLIER_BIDS_SHIFT,
-    MAX_SEATS,
+    POLICY_RANDOM, POLICY_HEURISTIC, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK, BAUER_BONUS,
+    BLIND_MULTIPLIER, LEADER_BONUS, EARLIER_BIDS_SHIFT, MAX_SEATS,
 )
 
-DECK52 = np.array([16 * s + r for s in range(4) for r in range(13)], dtype=np.int64)
-FULL52 = np.int64(sum(1 << int(c) for c in DECK52))
-ACE, KING, QUEEN = 12, 11, 10
 
 
 # ----------------------------------------------------------------------------- dealing
-
-@njit(cache=True, inline="always")
-def shuffle_prefix_nb(dkey, deck, m):
-    """Partial Fisher–Yates: the first ``m`` entries of ``deck`` become a uniform sample."""
-    deck[:] = DECK52
-    for i in range(m):
-        j = i + below_nb(dkey, i, 52 - i)
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
-
 
 @njit(cache=True, inline="always")
 def deal_hands_nb(dkey, n, h, deck, hands):
@@ -67,37 +52,6 @@ def forbidden_bid_nb(h, bid_sum_others, dealer_rule):
     if 0 <= f <= h:
         return f
     return -1
-
-
-@njit(cache=True)
-def hand_value_nb(hand, trump):
-    """Expected tricks of a hand in hundredths (docs/boerenbridge.md, heuristic bid)."""
-    e = 0
-    nt = 0
-    voids = 0
-    for s in range(4):
-        ranks = (hand >> (16 * s)) & RANK_MASK
-        length = popcount_nb(ranks)
-        if s == trump:
-            nt = length
-            r = ranks
-            while r:
-                e += TRUMP_VALUE[lowest_nb(r)]
-                r &= r - 1
-        else:
-            if length == 0:
-                voids += 1
-            if ranks & (1 << ACE):
-                e += SIDE_ACE
-            if ranks & (1 << KING):
-                e += SIDE_KING_LONG if length >= 2 else SIDE_KING_SHORT
-            if ranks & (1 << QUEEN):
-                e += SIDE_QUEEN_LONG if length >= 3 else SIDE_QUEEN_SHORT
-    if nt > 3:
-        e += LONG_TRUMP_BONUS * (nt - 3)
-    if nt >= 1:
-        e += VOID_BONUS * min(voids, nt)
-    return e
 
 
 @njit(cache=True)
@@ -138,102 +92,6 @@ def random_bid_nb(dkey, pos, h, forbidden):
 
 
 # ----------------------------------------------------------------------------- play
-
-@njit(cache=True, inline="always")
-def above_nb(card):
-    """Mask of the cards of ``card``'s suit ranked above it."""
-    s = card >> 4
-    return suit_mask_nb(s) & ~((np.int64(2) << card) - 1)
-
-
-@njit(cache=True, inline="always")
-def beats_nb(card_mask_of_suit, winner, trump):
-    """The cards of a one-suit mask that beat the current ``winner`` card."""
-    return card_mask_of_suit & above_nb(winner)
-
-
-@njit(cache=True)
-def heuristic_play_nb(hand, j, n, led, winner, trump, need, unseen):
-    """Card for the player to act (``j`` = index in the trick, ``winner`` = current
-    winning card or -1 when leading). ``unseen``: cards neither in my hand, played,
-    nor the turned card."""
-    tmask = suit_mask_nb(trump) if trump >= 0 else np.int64(0)
-    trumps = hand & tmask
-    side = hand & ~tmask
-    if j == 0:
-        if need > 0:
-            if trumps:
-                c = highest_nb(trumps)
-                if (above_nb(c) & unseen) == 0:
-                    return c
-            best = -1
-            best_rank = -1
-            for s in range(4):
-                if s == trump:
-                    continue
-                x = side & suit_mask_nb(s)
-                if x:
-                    c = highest_nb(x)
-                    if (above_nb(c) & unseen) == 0 and (c & 15) > best_rank:
-                        best_rank = c & 15
-                        best = c
-            if best >= 0:
-                return best
-            if side:
-                best_len = 0
-                best_s = -1
-                for s in range(4):
-                    if s == trump:
-                        continue
-                    ln = popcount_nb(side & suit_mask_nb(s))
-                    if ln > best_len:
-                        best_len = ln
-                        best_s = s
-                return lowest_nb(side & suit_mask_nb(best_s))
-            return low_card_nb(hand)
-        if side:
-            return low_card_nb(side)
-        return low_card_nb(hand)
-    last = j == n - 1
-    follow = hand & suit_mask_nb(led)
-    winner_suit = winner >> 4
-    if follow:
-        if winner_suit == led:
-            w = follow & above_nb(winner)
-        else:
-            w = np.int64(0)  # trumped: nothing of the led suit can win
-        if need > 0:
-            if w:
-                return lowest_nb(w) if last else highest_nb(w)
-            return lowest_nb(follow)
-        u = follow & ~w
-        if u:
-            return highest_nb(u)
-        return highest_nb(follow) if last else lowest_nb(follow)
-    # void in the led suit
-    if winner_suit == trump:
-        w = trumps & above_nb(winner)
-    else:
-        w = trumps
-    if need > 0:
-        if w:
-            return lowest_nb(w)
-        if side:
-            return low_card_nb(side)
-        return low_card_nb(hand)
-    if side:
-        return high_card_nb(side)
-    u = trumps & ~w
-    if u:
-        return highest_nb(u)
-    return low_card_nb(hand)
-
-
-@njit(cache=True, inline="always")
-def random_card_nb(dkey, t, pos, legal):
-    k = below_nb(dkey, CTR_PLAY + 8 * t + pos, popcount_nb(legal))
-    return nth_card_nb(legal, k)
-
 
 # ----------------------------------------------------------------------------- one deal
 
@@ -302,7 +160,7 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_ru
                 if legal == 0:
                     legal = hand
             if pol[p] == POLICY_RANDOM:
-                c = random_card_nb(dkey, t, p, legal)
+                c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
             else:
                 c = heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
                                       FULL52 & ~(hand | played))

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .common import RulesError, parse_seat_policies as _parse_seat_policies
+
 GAME = "boerenbridge"
 DECK = 52
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
@@ -33,11 +35,8 @@ PER_TRICK = 2
 BAUER_BONUS = 5
 BLIND_MULTIPLIER = 2
 
-# heuristic bidding values, hundredths of a trick (docs/boerenbridge.md)
-TRUMP_VALUE = np.array([25, 25, 25, 25, 25, 25, 25, 30, 40, 55, 70, 85, 100], dtype=np.int64)
-SIDE_ACE, SIDE_KING_LONG, SIDE_KING_SHORT, SIDE_QUEEN_LONG, SIDE_QUEEN_SHORT = 85, 45, 20, 20, 5
-LONG_TRUMP_BONUS = 30
-VOID_BONUS = 30
+# heuristic bidding adjustments, hundredths of a trick (docs/boerenbridge.md); the hand
+# value itself lives in fastsim/play_nb.py, shared with Bonken
 LEADER_BONUS = 10
 EARLIER_BIDS_SHIFT = 25
 
@@ -78,10 +77,6 @@ GAME_COLUMNS = {
     "best": np.int16,
     "winners": np.bool_,
 }
-
-
-class RulesError(ValueError):
-    """Rules or variant input that cannot be played; the message is one line for the user."""
 
 
 @dataclass(frozen=True)
@@ -255,25 +250,4 @@ def build_rules(players=None, hand_size=None, schedule=None, variants=(), first_
 
 def parse_seat_policies(players, default="heuristic", seat_policies=()):
     """Default policy name plus ``SEAT=NAME`` overrides → int8 array per seat."""
-    if default not in POLICIES:
-        raise RulesError(f"unknown policy {default!r}; known: {', '.join(POLICIES)}")
-    pol = np.full(players, POLICIES[default], dtype=np.int8)
-    seen = set()
-    for item in seat_policies:
-        seat_txt, sep, name = item.partition("=")
-        name = name.strip().lower()
-        try:
-            seat = int(seat_txt)
-        except ValueError:
-            seat = None
-        if not sep or seat is None:
-            raise RulesError(f"seat policy must look like SEAT=NAME (e.g. 0=random), got {item!r}")
-        if not 0 <= seat < players:
-            raise RulesError(f"seat policy {item!r}: seat must be 0..{players - 1}")
-        if name not in POLICIES:
-            raise RulesError(f"seat policy {item!r}: unknown policy {name!r}; known: {', '.join(POLICIES)}")
-        if seat in seen:
-            raise RulesError(f"seat {seat} given two policies")
-        seen.add(seat)
-        pol[seat] = POLICIES[name]
-    return pol
+    return _parse_seat_policies(players, POLICIES, default, seat_policies)

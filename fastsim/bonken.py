@@ -1,0 +1,86 @@
+"""Bonken: the thin Python front of the compiled engine (:mod:`fastsim.bonken_nb`)."""
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import bonken_nb as nb
+from .boerenbridge import set_threads
+from .bonken_schema import (DEAL_COLUMNS, GAME_COLUMNS, MAX_TURNS, PLAYERS, ROUNDS, Rules,
+                            RulesError, build_rules, contract_id, parse_seat_policies)
+from .rng import check_seed
+
+DEFAULT_CHUNK = 512
+
+
+@dataclass
+class Result:
+    rules: Rules
+    policies: np.ndarray
+    seed: int
+    plan: tuple          # contract id per round, -1 = chosen
+    deals: dict
+    games: dict
+    play: dict | None = None
+
+    @property
+    def n_deals(self):
+        return len(self.deals["deal"])
+
+
+def game_plan(rules):
+    """Contract per round of a whole game: -1 (chosen) or the fixed order."""
+    if rules.fixed_order:
+        return tuple(range(ROUNDS))
+    return (-1,) * ROUNDS
+
+
+def simulate(rules, n_games, seed=0, policies=None, contract=None, threads=None,
+             chunk=DEFAULT_CHUNK, game_start=0, record=False):
+    """Whole games (``contract=None``) or single rounds of one contract (id or name)."""
+    if not isinstance(rules, Rules):
+        raise TypeError("rules must come from build_rules()")
+    seed_u = check_seed(seed)
+    if policies is None:
+        policies = parse_seat_policies()
+    policies = np.asarray(policies, dtype=np.int8)
+    if policies.shape != (PLAYERS,):
+        raise RulesError("need one policy per seat (4)")
+    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 0:
+        raise RulesError(f"number of deals/games must be a non-negative integer, got {n_games!r}")
+    if contract is None:
+        plan = game_plan(rules)
+    else:
+        plan = (contract_id(contract) if not isinstance(contract, (int, np.integer)) else int(contract),)
+    set_threads(threads)
+    K = len(plan)
+    rows = n_games * K
+    deals = {name: np.zeros((rows, PLAYERS) if per_seat else rows, dtype=dtype)
+             for name, (dtype, per_seat) in DEAL_COLUMNS.items()}
+    games = {name: np.zeros((n_games, PLAYERS), dtype=dtype) for name, dtype in GAME_COLUMNS.items()}
+    if record:
+        play = {"cards": np.full((rows, 13, 4), -1, dtype=np.int8),
+                "leader": np.full((rows, 13), -1, dtype=np.int8),
+                "winner": np.full((rows, 13), -1, dtype=np.int8),
+                "moves": np.full((rows, MAX_TURNS, 2), -1, dtype=np.int8),
+                "n_moves": np.zeros(rows, dtype=np.int16),
+                "out": np.full((rows, 3), -1, dtype=np.int8)}
+    else:
+        play = {"cards": np.zeros((1, 1, 1), dtype=np.int8),
+                "leader": np.zeros((1, 1), dtype=np.int8),
+                "winner": np.zeros((1, 1), dtype=np.int8),
+                "moves": np.zeros((1, 1, 2), dtype=np.int8),
+                "n_moves": np.zeros(1, dtype=np.int16),
+                "out": np.zeros((1, 1), dtype=np.int8)}
+    if n_games:
+        nb.run_games_nb(seed_u, np.asarray(plan, dtype=np.int64), rules.first_dealer, policies,
+                        rules.hearts_after_broken, np.int64(game_start), np.int64(n_games),
+                        np.int64(chunk), deals["deal"], deals["game"], deals["round"],
+                        deals["dealer"], deals["contract"], deals["n_tricks"], deals["loser"],
+                        deals["hands"], deals["tricks"], deals["scores"], games["totals"],
+                        games["winners"], record, play["cards"], play["leader"],
+                        play["winner"], play["moves"], play["n_moves"], play["out"])
+    return Result(rules=rules, policies=policies, seed=int(seed), plan=plan, deals=deals,
+                  games=games, play=play if record else None)
+
+
+__all__ = ["Result", "simulate", "build_rules", "parse_seat_policies", "game_plan", "RulesError"]

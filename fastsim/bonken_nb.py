@@ -1,0 +1,430 @@
+"""Bonken kernels: contract choice, trick rounds, Domino, whole games (RULES §3).
+
+Rules in short: 4 players, 13 cards each; the player across from the dealer chooses the
+contract, left of the dealer leads. Seven negative contracts (Ducking −5/trick, No Hearts
+−5/heart, No Men −20/K −10/J, No Queens −30/Q, No King of Hearts −50, No Last −50 for the
+13th trick, Domino −50 for the last player holding cards) and four trump rounds (+10 per
+trick; ♠ ♥ ♦ ♣ or no-trump, each at most once). Follow suit; trumping allowed, never
+required. Hearts may not be led in No Hearts / No King of Hearts unless the leader holds
+only hearts (or, with ``hearts_lead=after_broken``, once a heart has fallen). Card-avoidance
+rounds stop after the last penalty card. Domino: 8s open rows, build ±1, must move when able.
+
+Compiled only; per-player arrays are indexed by *position* (0 = left of the dealer,
+1 = chooser, 3 = dealer). Exact policy rules: ``docs/bonken.md``.
+"""
+import numpy as np
+from numba import njit, prange
+
+from .bits import popcount_nb, lowest_nb, highest_nb, suit_mask_nb, low_card_nb, high_card_nb
+from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_nb,
+                      random_card_nb, above_nb)
+from .rng import run_key_nb, deal_key_nb, below_nb
+from .trick import trick_key_nb, NATURAL_ORDER
+from .bonken_schema import (
+    DUCKING, NO_HEARTS, NO_MEN, NO_QUEENS, NO_KH, NO_LAST, DOMINO, NO_TRUMP, TRUMP_S,
+    N_NEGATIVE, BASELINE, RISK, POLICY_RANDOM, CTR_CHOICE, CTR_PLAY, CTR_DOMINO, MAX_TURNS,
+)
+
+HEARTS = np.int64(0x1FFF) << 16
+KINGS = np.int64(sum(1 << (16 * s + 11) for s in range(4)))
+JACKS = np.int64(sum(1 << (16 * s + 9) for s in range(4)))
+QUEENS = np.int64(sum(1 << (16 * s + 10) for s in range(4)))
+KH = np.int64(1) << (16 + 11)
+
+
+@njit(cache=True, inline="always")
+def penalty_mask_nb(contract):
+    """The cards that cost points in a negative trick contract (none for Ducking/No Last)."""
+    if contract == NO_HEARTS:
+        return HEARTS
+    if contract == NO_MEN:
+        return KINGS | JACKS
+    if contract == NO_QUEENS:
+        return QUEENS
+    if contract == NO_KH:
+        return KH
+    return np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def trump_of_nb(contract):
+    if TRUMP_S <= contract < NO_TRUMP:
+        return contract - TRUMP_S
+    return -1
+
+
+# ----------------------------------------------------------------------------- choice
+
+@njit(cache=True)
+def negative_cost_nb(hand, contract):
+    """Heuristic expected loss of a negative contract, hundredths of points."""
+    if contract == DUCKING:
+        return 5 * hand_value_nb(hand, -1)
+    if contract == NO_HEARTS:
+        c = 0
+        m = hand & HEARTS
+        while m:
+            c += 5 * RISK[lowest_nb(m) & 15]
+            m &= m - 1
+        return c
+    if contract == NO_MEN:
+        return 20 * RISK[11] * popcount_nb(hand & KINGS) + 10 * RISK[9] * popcount_nb(hand & JACKS)
+    if contract == NO_QUEENS:
+        return 30 * RISK[10] * popcount_nb(hand & QUEENS)
+    if contract == NO_KH:
+        return 50 * RISK[11] if hand & KH else 0
+    if contract == NO_LAST:
+        return (50 * hand_value_nb(hand, -1)) // 13
+    # domino: cards far from the 8 are played late
+    s = 0
+    m = hand
+    while m:
+        r = lowest_nb(m) & 15
+        s += r - 6 if r >= 6 else 6 - r
+        m &= m - 1
+    return 50 * min(100, (25 * s) // 42)
+
+
+@njit(cache=True)
+def choose_contract_nb(dkey, hand, available, pol):
+    """Contract id chosen from the bit set ``available`` (bit i = contract i)."""
+    if pol == POLICY_RANDOM:
+        return random_card_nb(dkey, CTR_CHOICE, available)  # k-th set bit, uniform
+    best = -1
+    best_v = 0
+    for c in range(12):
+        if not (available >> c) & 1:
+            continue
+        if c < N_NEGATIVE:
+            v = BASELINE[c] - negative_cost_nb(hand, c)      # larger is better
+        else:
+            v = hand_value_nb(hand, trump_of_nb(c))
+        if best < 0 or v > best_v:
+            best = c
+            best_v = v
+    return best
+
+
+# ----------------------------------------------------------------------------- tricks
+
+@njit(cache=True)
+def avoid_play_nb(hand, legal, j, led, winner, danger):
+    """The heuristic's card in a negative trick contract (docs/bonken.md)."""
+    if j == 0:
+        pool = legal & ~danger
+        return low_card_nb(pool) if pool else low_card_nb(legal)
+    follow = hand & suit_mask_nb(led)
+    if follow:
+        w = follow & above_nb(winner)
+        u = follow & ~w
+        if u:
+            return highest_nb(u)
+        return highest_nb(follow) if j == 3 else lowest_nb(follow)
+    d = hand & danger
+    return high_card_nb(d) if d else high_card_nb(hand)
+
+
+@njit(cache=True)
+def play_tricks_nb(dkey, contract, hands, pol, after_broken, won, scores,
+                   rec_cards, rec_lead, rec_win, record):
+    """Play a trick contract from dealt ``hands`` (modified: cards leave as played).
+    Fills ``won`` and ``scores`` (by position); returns the number of tricks played."""
+    trump = trump_of_nb(contract)
+    danger = penalty_mask_nb(contract)
+    restrict = contract == NO_HEARTS or contract == NO_KH
+    stop_mask = danger  # the round ends once every penalty card is taken
+    for p in range(4):
+        won[p] = 0
+        scores[p] = 0
+    played = np.int64(0)
+    taken_penalty = np.int64(0)
+    broken = False
+    leader = 0
+    t = 0
+    while t < 13:
+        led = -1
+        winner = -1
+        best_key = -1
+        win_pos = 0
+        trick = np.int64(0)
+        for j in range(4):
+            p = (leader + j) & 3
+            hand = hands[p]
+            if j == 0:
+                legal = hand
+                if restrict and not (after_broken and broken):
+                    nh = hand & ~HEARTS
+                    if nh:
+                        legal = nh
+            else:
+                legal = hand & suit_mask_nb(led)
+                if legal == 0:
+                    legal = hand
+            if pol[p] == POLICY_RANDOM:
+                c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
+            elif contract >= TRUMP_S:
+                c = heuristic_play_nb(hand, j, 4, led, winner, trump, 1,
+                                      FULL52 & ~(hand | played))
+            else:
+                c = avoid_play_nb(hand, legal, j, led, winner, danger)
+            bit = np.int64(1) << c
+            hands[p] = hand & ~bit
+            played |= bit
+            trick |= bit
+            if j == 0:
+                led = c >> 4
+            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
+            if key > best_key:
+                best_key = key
+                winner = c
+                win_pos = p
+            if record:
+                rec_cards[t, j] = c
+        if record:
+            rec_lead[t] = leader
+            rec_win[t] = win_pos
+        won[win_pos] += 1
+        if trick & HEARTS:
+            broken = True
+        # scoring of this trick
+        if contract == DUCKING:
+            scores[win_pos] -= 5
+        elif contract == NO_HEARTS:
+            scores[win_pos] -= 5 * popcount_nb(trick & HEARTS)
+        elif contract == NO_MEN:
+            scores[win_pos] -= 20 * popcount_nb(trick & KINGS) + 10 * popcount_nb(trick & JACKS)
+        elif contract == NO_QUEENS:
+            scores[win_pos] -= 30 * popcount_nb(trick & QUEENS)
+        elif contract == NO_KH:
+            if trick & KH:
+                scores[win_pos] -= 50
+        elif contract == NO_LAST:
+            if t == 12:
+                scores[win_pos] -= 50
+        else:
+            scores[win_pos] += 10
+        taken_penalty |= trick & stop_mask
+        leader = win_pos
+        t += 1
+        if stop_mask != 0 and taken_penalty == stop_mask:
+            break
+    return t
+
+
+# ----------------------------------------------------------------------------- domino
+
+@njit(cache=True, inline="always")
+def domino_legal_nb(hand, lo, hi):
+    """Legal Domino cards of ``hand``; ``lo``/``hi`` per suit (-1 = row not open)."""
+    legal = np.int64(0)
+    for s in range(4):
+        if lo[s] < 0:
+            legal |= hand & (np.int64(1) << (16 * s + 6))
+        else:
+            if hi[s] < 12:
+                legal |= hand & (np.int64(1) << (16 * s + hi[s] + 1))
+            if lo[s] > 0:
+                legal |= hand & (np.int64(1) << (16 * s + lo[s] - 1))
+    return legal
+
+
+@njit(cache=True)
+def domino_heuristic_nb(hand, legal):
+    best = -1
+    best_v = -1
+    m = legal
+    while m:
+        c = lowest_nb(m)
+        m &= m - 1
+        s = c >> 4
+        r = c & 15
+        ranks = (hand >> (16 * s)) & 0x1FFF
+        if r == 6:
+            v = popcount_nb(ranks) - 1
+        elif r > 6:
+            v = popcount_nb(ranks >> (r + 1))
+        else:
+            v = popcount_nb(ranks & ((1 << r) - 1))
+        if v > best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@njit(cache=True)
+def play_domino_nb(dkey, hands, pol, scores, rec_moves, rec_out, record):
+    """Play Domino; ``rec_moves[m] = (position, card or -1 for a pass)``. Returns
+    (number of turns, losing position)."""
+    lo = np.full(4, -1, dtype=np.int64)
+    hi = np.full(4, -1, dtype=np.int64)
+    for p in range(4):
+        scores[p] = 0
+    out = 0
+    p = 0
+    m = 0
+    while out < 3:
+        hand = hands[p]
+        if hand != 0:
+            legal = domino_legal_nb(hand, lo, hi)
+            c = -1
+            if legal:
+                if pol[p] == POLICY_RANDOM:
+                    c = random_card_nb(dkey, CTR_DOMINO + m, legal)
+                else:
+                    c = domino_heuristic_nb(hand, legal)
+                s = c >> 4
+                r = c & 15
+                if lo[s] < 0:
+                    lo[s] = r
+                    hi[s] = r
+                elif r > hi[s]:
+                    hi[s] = r
+                else:
+                    lo[s] = r
+                hands[p] = hand & ~(np.int64(1) << c)
+                if hands[p] == 0:
+                    if record:
+                        rec_out[out] = p
+                    out += 1
+            if record:
+                rec_moves[m, 0] = p
+                rec_moves[m, 1] = c
+            m += 1
+        p = (p + 1) & 3
+    loser = 0
+    for q in range(4):
+        if hands[q] != 0:
+            loser = q
+    scores[loser] = -50
+    return m, loser
+
+
+# ----------------------------------------------------------------------------- games
+
+@njit(cache=True, parallel=True)
+def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, game_start, n_games, chunk,
+                 o_deal, o_game, o_round, o_dealer, o_contract, o_ntricks, o_loser,
+                 o_hands, o_tricks, o_scores, g_totals, g_winners,
+                 record, r_cards, r_lead, r_win, r_moves, r_nmoves, r_out):
+    """Play ``n_games`` games of ``plan`` (one entry per round: a contract id, or -1 for
+    "the chooser picks among the unplayed ones of this half"). Rows ``g * K + k``."""
+    rkey = run_key_nb(seed)
+    K = plan.shape[0]
+    n_chunks = (n_games + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        deck = np.empty(52, dtype=np.int64)
+        hands = np.empty(4, dtype=np.int64)
+        won = np.empty(4, dtype=np.int64)
+        scores = np.empty(4, dtype=np.int64)
+        pol = np.empty(4, dtype=np.int64)
+        total = np.empty(4, dtype=np.int64)
+        for g in range(ci * chunk, min((ci + 1) * chunk, n_games)):
+            done = 0
+            for s in range(4):
+                total[s] = 0
+            for k in range(K):
+                r = g * K + k
+                deal = (game_start + g) * K + k
+                dealer = (first_dealer + k) & 3
+                for p in range(4):
+                    pol[p] = seat_pol[(dealer + 1 + p) & 3]
+                dkey = deal_key_nb(rkey, deal)
+                shuffle_prefix_nb(dkey, deck, 51)
+                for p in range(4):
+                    hm = np.int64(0)
+                    for i in range(13 * p, 13 * p + 13):
+                        hm |= np.int64(1) << deck[i]
+                    hands[p] = hm
+                    o_hands[r, (dealer + 1 + p) & 3] = hm
+                contract = plan[k]
+                if contract < 0:
+                    avail = (~done) & (0x7F if k < N_NEGATIVE else 0xF80)
+                    contract = choose_contract_nb(dkey, hands[1], avail, pol[1])
+                done |= 1 << contract
+                if contract == DOMINO:
+                    if record:
+                        nm, loser = play_domino_nb(dkey, hands, pol, scores, r_moves[r],
+                                                   r_out[r], True)
+                        r_nmoves[r] = nm
+                    else:
+                        nm, loser = play_domino_nb(dkey, hands, pol, scores, r_moves[0],
+                                                   r_out[0], False)
+                    for p in range(4):
+                        won[p] = 0
+                    nt = 0
+                    o_loser[r] = (dealer + 1 + loser) & 3
+                else:
+                    if record:
+                        nt = play_tricks_nb(dkey, contract, hands, pol, after_broken, won,
+                                            scores, r_cards[r], r_lead[r], r_win[r], True)
+                    else:
+                        nt = play_tricks_nb(dkey, contract, hands, pol, after_broken, won,
+                                            scores, r_cards[0], r_lead[0], r_win[0], False)
+                    o_loser[r] = -1
+                o_deal[r] = deal
+                o_game[r] = game_start + g
+                o_round[r] = k
+                o_dealer[r] = dealer
+                o_contract[r] = contract
+                o_ntricks[r] = nt
+                for p in range(4):
+                    s = (dealer + 1 + p) & 3
+                    o_tricks[r, s] = won[p]
+                    o_scores[r, s] = scores[p]
+                    total[s] += scores[p]
+            top = total[0]
+            for s in range(1, 4):
+                top = max(top, total[s])
+            for s in range(4):
+                g_totals[g, s] = total[s]
+                g_winners[g, s] = total[s] == top
+
+
+# ----------------------------------------------------------------------------- advice
+
+@njit(cache=True, parallel=True)
+def contract_query_nb(seed, my_hand, unseen, contracts, pol, after_broken, start, count, chunk,
+                      out_scores):
+    """For sample ``start + i``: deal ``unseen`` (39 cards) to positions 0, 2, 3 (I am the
+    chooser, position 1; the dealer is position 3) and play every contract of ``contracts``
+    on that same deal. ``out_scores[i, c, p]``: score of position ``p`` in contract ``c``."""
+    rkey = run_key_nb(seed)
+    nc = contracts.shape[0]
+    n_chunks = (count + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        deck = np.empty(39, dtype=np.int64)
+        dealt = np.empty(4, dtype=np.int64)
+        hands = np.empty(4, dtype=np.int64)
+        won = np.empty(4, dtype=np.int64)
+        scores = np.empty(4, dtype=np.int64)
+        d3 = np.empty((1, 1), dtype=np.int8)
+        d2 = np.empty(1, dtype=np.int8)
+        dm = np.empty((1, 2), dtype=np.int8)
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            dkey = deal_key_nb(rkey, start + i)
+            deck[:] = unseen
+            for k in range(38):
+                j = k + below_nb(dkey, k, 39 - k)
+                t = deck[k]
+                deck[k] = deck[j]
+                deck[j] = t
+            q = 0
+            for p in range(4):
+                if p == 1:
+                    dealt[p] = my_hand
+                    continue
+                hm = np.int64(0)
+                for k in range(13 * q, 13 * q + 13):
+                    hm |= np.int64(1) << deck[k]
+                dealt[p] = hm
+                q += 1
+            for c in range(nc):
+                for p in range(4):
+                    hands[p] = dealt[p]
+                if contracts[c] == DOMINO:
+                    play_domino_nb(dkey, hands, pol, scores, dm, d2, False)
+                else:
+                    play_tricks_nb(dkey, contracts[c], hands, pol, after_broken, won, scores,
+                                   d3, d2, d2, False)
+                for p in range(4):
+                    out_scores[i, c, p] = scores[p]

@@ -1,0 +1,32 @@
+"""Set-up helpers shared by every game's schema (pure Python)."""
+import numpy as np
+
+
+class RulesError(ValueError):
+    """Rules, variant or option input that cannot be played; one line for the user."""
+
+
+def parse_seat_policies(players, known, default, seat_policies=()):
+    """Default policy name plus ``SEAT=NAME`` overrides → int8 array (one code per seat)."""
+    if default not in known:
+        raise RulesError(f"unknown policy {default!r}; known: {', '.join(known)}")
+    pol = np.full(players, known[default], dtype=np.int8)
+    seen = set()
+    for item in seat_policies:
+        seat_txt, sep, name = item.partition("=")
+        name = name.strip().lower()
+        try:
+            seat = int(seat_txt)
+        except ValueError:
+            seat = None
+        if not sep or seat is None:
+            raise RulesError(f"seat policy must look like SEAT=NAME (e.g. 0=random), got {item!r}")
+        if not 0 <= seat < players:
+            raise RulesError(f"seat policy {item!r}: seat must be 0..{players - 1}")
+        if name not in known:
+            raise RulesError(f"seat policy {item!r}: unknown policy {name!r}; known: {', '.join(known)}")
+        if seat in seen:
+            raise RulesError(f"seat {seat} given two policies")
+        seen.add(seat)
+        pol[seat] = known[name]
+    return pol

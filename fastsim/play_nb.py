@@ -1,0 +1,154 @@
+"""Trick-play kernels shared by the games: shuffling, the trick-count estimate of a hand,
+and the card rule of the trick-taking heuristic (win tricks while short, duck once made).
+
+The rules of the heuristic are written out in ``docs/boerenbridge.md``; Bonken's trump
+rounds reuse them (``docs/bonken.md``). Hands are ``int64`` bit masks (:mod:`fastsim.bits`).
+"""
+import numpy as np
+from numba import njit
+
+from .bits import (popcount_nb, lowest_nb, highest_nb, suit_mask_nb, nth_card_nb,
+                   low_card_nb, high_card_nb, RANK_MASK)
+from .rng import below_nb
+
+DECK52 = np.array([16 * s + r for s in range(4) for r in range(13)], dtype=np.int64)
+FULL52 = np.int64(sum(1 << int(c) for c in DECK52))
+ACE, KING, QUEEN = 12, 11, 10
+
+# the hand value (expected tricks, hundredths of a trick)
+TRUMP_VALUE = np.array([25, 25, 25, 25, 25, 25, 25, 30, 40, 55, 70, 85, 100], dtype=np.int64)
+SIDE_ACE, SIDE_KING_LONG, SIDE_KING_SHORT, SIDE_QUEEN_LONG, SIDE_QUEEN_SHORT = 85, 45, 20, 20, 5
+LONG_TRUMP_BONUS = 30
+VOID_BONUS = 30
+
+
+@njit(cache=True, inline="always")
+def shuffle_prefix_nb(dkey, deck, m):
+    """Partial Fisher–Yates: the first ``m`` entries of ``deck`` become a uniform sample."""
+    deck[:52] = DECK52
+    for i in range(m):
+        j = i + below_nb(dkey, i, 52 - i)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+
+
+@njit(cache=True)
+def hand_value_nb(hand, trump):
+    """Expected tricks of a hand in hundredths (docs/boerenbridge.md, heuristic bid)."""
+    e = 0
+    nt = 0
+    voids = 0
+    for s in range(4):
+        ranks = (hand >> (16 * s)) & RANK_MASK
+        length = popcount_nb(ranks)
+        if s == trump:
+            nt = length
+            r = ranks
+            while r:
+                e += TRUMP_VALUE[lowest_nb(r)]
+                r &= r - 1
+        else:
+            if length == 0:
+                voids += 1
+            if ranks & (1 << ACE):
+                e += SIDE_ACE
+            if ranks & (1 << KING):
+                e += SIDE_KING_LONG if length >= 2 else SIDE_KING_SHORT
+            if ranks & (1 << QUEEN):
+                e += SIDE_QUEEN_LONG if length >= 3 else SIDE_QUEEN_SHORT
+    if nt > 3:
+        e += LONG_TRUMP_BONUS * (nt - 3)
+    if nt >= 1:
+        e += VOID_BONUS * min(voids, nt)
+    return e
+
+
+@njit(cache=True, inline="always")
+def above_nb(card):
+    """Mask of the cards of ``card``'s suit ranked above it."""
+    s = card >> 4
+    return suit_mask_nb(s) & ~((np.int64(2) << card) - 1)
+
+
+@njit(cache=True)
+def heuristic_play_nb(hand, j, n, led, winner, trump, need, unseen):
+    """Card for the player to act (``j`` = index in the trick, ``winner`` = current
+    winning card or -1 when leading). ``unseen``: cards neither in my hand, played,
+    nor the turned card."""
+    tmask = suit_mask_nb(trump) if trump >= 0 else np.int64(0)
+    trumps = hand & tmask
+    side = hand & ~tmask
+    if j == 0:
+        if need > 0:
+            if trumps:
+                c = highest_nb(trumps)
+                if (above_nb(c) & unseen) == 0:
+                    return c
+            best = -1
+            best_rank = -1
+            for s in range(4):
+                if s == trump:
+                    continue
+                x = side & suit_mask_nb(s)
+                if x:
+                    c = highest_nb(x)
+                    if (above_nb(c) & unseen) == 0 and (c & 15) > best_rank:
+                        best_rank = c & 15
+                        best = c
+            if best >= 0:
+                return best
+            if side:
+                best_len = 0
+                best_s = -1
+                for s in range(4):
+                    if s == trump:
+                        continue
+                    ln = popcount_nb(side & suit_mask_nb(s))
+                    if ln > best_len:
+                        best_len = ln
+                        best_s = s
+                return lowest_nb(side & suit_mask_nb(best_s))
+            return low_card_nb(hand)
+        if side:
+            return low_card_nb(side)
+        return low_card_nb(hand)
+    last = j == n - 1
+    follow = hand & suit_mask_nb(led)
+    winner_suit = winner >> 4
+    if follow:
+        if winner_suit == led:
+            w = follow & above_nb(winner)
+        else:
+            w = np.int64(0)  # trumped: nothing of the led suit can win
+        if need > 0:
+            if w:
+                return lowest_nb(w) if last else highest_nb(w)
+            return lowest_nb(follow)
+        u = follow & ~w
+        if u:
+            return highest_nb(u)
+        return highest_nb(follow) if last else lowest_nb(follow)
+    # void in the led suit
+    if winner_suit == trump:
+        w = trumps & above_nb(winner)
+    else:
+        w = trumps
+    if need > 0:
+        if w:
+            return lowest_nb(w)
+        if side:
+            return low_card_nb(side)
+        return low_card_nb(hand)
+    if side:
+        return high_card_nb(side)
+    u = trumps & ~w
+    if u:
+        return highest_nb(u)
+    return low_card_nb(hand)
+
+
+@njit(cache=True, inline="always")
+def random_card_nb(dkey, counter, legal):
+    """A uniformly random card of ``legal`` (in increasing card code) for ``counter``."""
+    return nth_card_nb(legal, below_nb(dkey, counter, popcount_nb(legal)))
