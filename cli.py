@@ -297,6 +297,147 @@ def _stats(results, by, which, feature, as_csv, as_json):
             click.echo("")
 
 
+@simulate.command("bonken")
+@click.option("--contract", default=None, help="Play single rounds of this contract (else whole games).")
+@click.option("--deals", type=int, default=None, help="Rounds of --contract (default 100000).")
+@click.option("--games", type=int, default=None, help="Whole 11-round games (default 1000).")
+@click.option("--policy", default="heuristic", show_default=True, help="random or heuristic.")
+@click.option("--seat-policy", multiple=True, metavar="SEAT=NAME")
+@click.option("--variant", multiple=True, metavar="NAME[=VALUE]", help="hearts_lead=after_broken, fixed_order.")
+@click.option("--dealer", type=int, default=0, show_default=True, help="(First) dealer's seat.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--threads", type=int, default=None)
+@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Results FILE.parquet.")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--record-play", type=click.Path(dir_okay=False), default=None, help="FILE.jsonl of every round.")
+def simulate_bonken(contract, deals, games, policy, seat_policy, variant, dealer, seed, threads,
+                    out, as_json, record_play):
+    """Simulate Bonken (RULES §3): single contracts or whole games."""
+    try:
+        _simulate_bonken(contract, deals, games, policy, seat_policy, variant, dealer, seed,
+                         threads, out, as_json, record_play)
+    except _user_errors() as e:
+        _fail(e)
+
+
+def _simulate_bonken(contract, deals, games, policy, seat_policy, variant, dealer, seed, threads,
+                     out, as_json, record_play):
+    from fastsim import bonken as bk
+    from fastsim.bonken_schema import CONTRACTS, POLICY_NAMES, RulesError, contract_id
+    from fastsim.rng import check_seed
+    from analyzer import summary
+    rules = bk.build_rules(variant, first_dealer=dealer)
+    check_seed(seed)
+    if contract is not None:
+        if games is not None:
+            raise RulesError("--games plays whole games; with --contract use --deals")
+        cid = contract_id(contract)
+        count = 100_000 if deals is None else deals
+    else:
+        if deals is not None:
+            raise RulesError("--deals needs --contract; whole games use --games")
+        cid = None
+        count = 1000 if games is None else games
+    if count < 1:
+        raise RulesError(f"need at least one deal or game, got {count}")
+    if threads is not None and threads < 1:
+        raise RulesError(f"--threads must be at least 1, got {threads}")
+    pols = bk.parse_seat_policies(policy.lower(), seat_policy)
+    for path in (out, record_play):
+        if path:
+            _check_writable(path)
+    t0 = time.perf_counter()
+    result = bk.simulate(rules, count, seed=seed, policies=pols, contract=cid, threads=threads,
+                         record=record_play is not None)
+    elapsed = time.perf_counter() - t0
+    if record_play:
+        from analyzer.records import bonken_records, write_jsonl
+        write_jsonl(bonken_records(result), record_play)
+    if out:
+        from analyzer.storage import write_parquet
+        write_parquet(result, out)
+    by_contract = summary.bonken_by_contract(result)
+    payload = {"game": "bonken", "players": 4, "deals": result.n_deals, "seed": seed,
+               "policies": [POLICY_NAMES[int(p)] for p in pols],
+               "variants": dict(rules.variants), "contracts": by_contract}
+    if cid is None:
+        payload["games"] = count
+        tot = result.games["totals"]
+        share = result.games["winners"] / result.games["winners"].sum(axis=1, keepdims=True)
+        payload["seats"] = [{"seat": s, "policy": payload["policies"][s],
+                             "mean_total": float(tot[:, s].mean()),
+                             "win_rate": float(share[:, s].mean())} for s in range(4)]
+    else:
+        payload["contract"] = CONTRACTS[cid]
+    if as_json:
+        click.echo(json.dumps(payload))
+        return
+    what = f"{count:,} rounds of {CONTRACTS[cid]}" if cid is not None else f"{count:,} games of 11 rounds"
+    click.echo(f"Bonken: {what}, seed {seed}")
+    click.echo(f"policies by seat: {', '.join(payload['policies'])}"
+               + (f"; variants {', '.join(f'{k}={v}' if v else k for k, v in rules.variants.items())}"
+                  if rules.variants else ""))
+    click.echo(f"played in {elapsed:.2f} s ({result.n_deals / max(elapsed, 1e-9):,.0f} rounds/s)")
+    click.echo("")
+    click.echo("mean score by position (0 leads, 1 chooses, 3 deals)")
+    click.echo("contract              rounds       pos 0    pos 1    pos 2    pos 3")
+    for e in by_contract:
+        sc = "".join(f"{p['mean_score']:>9.2f}" for p in e["positions"])
+        click.echo(f"{e['contract']:<20} {e['n']:>7,}  {sc}")
+        if e["contract"] == "domino":
+            lr = "".join(f"{p['loser_rate']:>9.1%}" for p in e["positions"])
+            click.echo(f"{'  domino loser rate':<20} {'':>7}  {lr}")
+    if cid is None:
+        click.echo("")
+        click.echo("seat  policy     mean total  win share")
+        for s in payload["seats"]:
+            click.echo(f"{s['seat']:<5} {s['policy']:<10} {s['mean_total']:>10.1f}  {s['win_rate']:>9.1%}")
+    for label, path in (("results", out), ("play record", record_play)):
+        if path:
+            click.echo(f"{label} written to {path}")
+
+
+@main.group(cls=TroefGroup)
+def contract():
+    """Which contract should I choose?"""
+
+
+@contract.command("bonken")
+@click.option("--hand", required=True, help="My 13 cards.")
+@click.option("--available", default=None, help="Contracts still open, e.g. ducking,no-hearts (default: all).")
+@click.option("--samples", type=int, default=10000, show_default=True)
+@click.option("--policy", default="heuristic", show_default=True, help="How everyone plays.")
+@click.option("--variant", multiple=True, metavar="NAME[=VALUE]")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--threads", type=int, default=None)
+@click.option("--notation", type=click.Choice(["en", "nl"]), default="en", show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+def contract_bonken(hand, available, samples, policy, variant, seed, threads, notation, as_json):
+    """Expected score of every available contract for the chooser (Bonken)."""
+    try:
+        from analyzer.contract_query import contract_query
+        r = contract_query(hand, available, samples, policy.lower(), variant, seed, notation, threads)
+    except _user_errors() as e:
+        _fail(e)
+    if as_json:
+        click.echo(json.dumps(r))
+        return
+    click.echo(f"Bonken, you choose with: {' '.join(r['hand'])}")
+    click.echo(f"{r['samples']:,} sampled deals, everyone plays {r['policy']}, seed {r['seed']}")
+    click.echo("")
+    click.echo("contract             your score  95% interval        vs average   others (left, right, dealer)")
+    for c in r["contracts"]:
+        lo, hi = c["expected_score_ci"]
+        oth = " ".join(f"{x:7.2f}" for x in c["others"])
+        mark = "  <- recommended" if c["contract"] == r["recommended"] else ""
+        click.echo(f"{c['contract']:<20} {c['expected_score']:>10.2f}  [{lo:7.2f}, {hi:7.2f}]  "
+                   f"{c['vs_average']:>+10.2f}   {oth}{mark}")
+    click.echo("")
+    for kind in ("negative", "trump"):
+        if f"recommended_{kind}" in r:
+            click.echo(f"best {kind} contract: {r[f'recommended_{kind}']}")
+
+
 @main.group(cls=TroefGroup)
 def explain():
     """Explain the rules on a concrete trick or hand."""
