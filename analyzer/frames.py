@@ -62,6 +62,14 @@ def hand_features(hands, trumps):
 
 
 def tidy(result):
+    """A simulation result of any game → its tidy DataFrame."""
+    from fastsim import bonken
+    if isinstance(result, bonken.Result):
+        return tidy_bonken(result)
+    return tidy_boerenbridge(result)
+
+
+def tidy_boerenbridge(result):
     """A :class:`fastsim.boerenbridge.Result` → tidy DataFrame (see the module doc)."""
     d = result.deals
     n = result.rules.players
@@ -93,4 +101,65 @@ def tidy(result):
         "exact": (d["bids"] == d["tricks"]).ravel(),
     }
     cols.update(hand_features(hands, trump))
+    return pd.DataFrame(cols)
+
+
+def bonken_features(hands):
+    """Bonken hand features: penalty cards held, aces, longest suit, voids, trick strength
+    at no trump, and the Domino spread (sum of |rank − 8| in rank steps)."""
+    hands = np.asarray(hands, dtype=np.int64)
+    suit_len = np.stack([np.bitwise_count((hands >> (16 * s)) & RANK_MASK) for s in range(4)],
+                        axis=1)
+    rank_count = lambda r: sum(((hands >> (16 * s + r)) & 1) for s in range(4))  # noqa: E731
+    spread = np.zeros(len(hands), dtype=np.int64)
+    for r in range(13):
+        spread += abs(r - 6) * rank_count(r)
+    return {
+        "hearts": suit_len[:, 1].astype(np.int8),
+        "aces": rank_count(12).astype(np.int8),
+        "kings": rank_count(11).astype(np.int8),
+        "queens": rank_count(10).astype(np.int8),
+        "jacks": rank_count(9).astype(np.int8),
+        "king_of_hearts": ((hands >> 27) & 1).astype(bool),
+        "longest_suit": suit_len.max(axis=1).astype(np.int8),
+        "voids": (suit_len == 0).sum(axis=1).astype(np.int8),
+        "strength": (hand_values_nb(hands, np.full(len(hands), -1, dtype=np.int64)) / 100.0
+                     ).astype(np.float32),
+        "domino_spread": spread.astype(np.int16),
+    }
+
+
+def tidy_bonken(result):
+    """A :class:`fastsim.bonken.Result` → tidy DataFrame: one row per (round, seat) with
+    game, deal, game_index, round, dealer, seat, position (0 leads, 1 chooses, 3 deals),
+    chooser, policy, contract, n_tricks, hand, tricks, score, domino_loser and the features
+    of :func:`bonken_features`."""
+    from fastsim.bonken_schema import CONTRACTS, GAME as BGAME, POLICY_NAMES as BNAMES
+    d = result.deals
+    rows = len(d["deal"])
+    rep = lambda a: np.repeat(a, 4)  # noqa: E731
+    seats = np.tile(np.arange(4, dtype=np.int8), rows)
+    pos = positions_of(d, 4).astype(np.int8).ravel()
+    hands = d["hands"].ravel()
+    cols = {
+        "game": pd.Categorical([BGAME] * (rows * 4), categories=[BGAME]),
+        "players": np.full(rows * 4, 4, dtype=np.int8),
+        "deal": rep(d["deal"]),
+        "game_index": rep(d["game"]),
+        "round": rep(d["round"]),
+        "dealer": rep(d["dealer"]),
+        "seat": seats,
+        "position": pos,
+        "chooser": pos == 1,
+        "policy": pd.Categorical.from_codes(np.tile(result.policies.astype(np.int64), rows),
+                                            categories=[BNAMES[i] for i in sorted(BNAMES)]),
+        "contract": pd.Categorical.from_codes(rep(d["contract"]).astype(np.int64),
+                                              categories=CONTRACTS),
+        "n_tricks": rep(d["n_tricks"]),
+        "hand": hands,
+        "tricks": d["tricks"].ravel(),
+        "score": d["scores"].ravel(),
+        "domino_loser": rep(d["loser"]) == seats,
+    }
+    cols.update(bonken_features(hands))
     return pd.DataFrame(cols)

@@ -13,6 +13,21 @@ META_KEY = b"troef"
 
 
 def run_metadata(result):
+    from fastsim import bonken
+    if isinstance(result, bonken.Result):
+        from fastsim.bonken_schema import CONTRACTS, POLICY_NAMES as BNAMES
+        r = result.rules
+        return {
+            "game": "bonken",
+            "players": 4,
+            "plan": [CONTRACTS[c] if c >= 0 else "chosen" for c in result.plan],
+            "hearts_after_broken": r.hearts_after_broken,
+            "fixed_order": r.fixed_order,
+            "first_dealer": r.first_dealer,
+            "variants": r.variants,
+            "seed": result.seed,
+            "policies": [BNAMES[int(p)] for p in result.policies],
+        }
     r = result.rules
     return {
         "game": GAME,
