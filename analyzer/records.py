@@ -86,6 +86,48 @@ def bonken_records(result, start=0, stop=None, notation="en"):
         }
 
 
+def klaverjassen_records(result, start=0, stop=None, notation="en"):
+    """Klaverjassen deals in the shared shape plus ``calls``, ``playing_team``, per-trick
+    ``points`` and ``roem``, and ``team_scores``, ``card_points``, ``roem``, ``nat``, ``pit``
+    (``scores`` per seat = the seat's team's banked score)."""
+    if result.play is None:
+        raise ValueError("the simulation was not run with record=True")
+    d, play = result.deals, result.play
+    stop = len(d["deal"]) if stop is None else stop
+    for r in range(start, stop):
+        dealer = int(d["dealer"][r])
+        seat = lambda p: (dealer + 1 + int(p)) % 4  # noqa: E731
+        tricks = _tricks(play, r, 8, seat, notation)
+        for t, tr in enumerate(tricks):
+            tr["points"] = int(play["points"][r, t])
+            tr["roem"] = int(play["roem"][r, t])
+        calls = [[seat(q), "pass" if c < 0 else SUITS[c]]
+                 for q, c in enumerate(play["calls"][r, :int(play["n_calls"][r])])]
+        if len(calls) == 5:   # the forced call is made by position 0 again
+            calls[4][0] = seat(0)
+        ts = [int(x) for x in d["team_scores"][r]]
+        pit = int(d["pit"][r])
+        yield {
+            "players": 4,
+            "hand_size": 8,
+            "dealer": dealer,
+            "hands": [[card_str(x, notation) for x in codes_of(d["hands"][r, s])] for s in range(4)],
+            "trump_card": None,
+            "trump": SUITS[int(d["trump"][r])],
+            "bids": None,
+            "calls": calls,
+            "playing_team": int(d["playing_team"][r]),
+            "tricks": tricks,
+            "tricks_won": [int(x) for x in d["tricks"][r]],
+            "team_scores": ts,
+            "card_points": [int(x) for x in d["card_points"][r]],
+            "roem": [int(x) for x in d["roem"][r]],
+            "nat": bool(d["nat"][r]),
+            "pit": None if pit < 0 else pit,
+            "scores": [ts[s % 2] for s in range(4)],
+        }
+
+
 def write_jsonl(records, path):
     """Write records one JSON object per line, atomically (a temp file then rename)."""
     import os

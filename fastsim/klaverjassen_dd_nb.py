@@ -1,0 +1,368 @@
+"""Double-dummy solver for Klaverjassen (all hands known), compiled.
+
+Value of a position: the *maxteam*'s card points + roem − the other team's over the tricks
+still to play (mode 0, with maxteam = the playing team: the margin), or the number of tricks
+maxteam takes (mode 1, used for "can this team force a pit?"). Both sides play perfectly;
+the game is zero-sum in these values.
+
+Fail-soft alpha-beta on bitboards, written as a loop over an explicit stack of plies
+(numba cannot cache recursive functions: a cached recursive kernel crashes when loaded,
+numba issue #6061). A transposition table at trick boundaries is keyed by the
+cards still out (which, with the hands fixed, is the whole position) and the leader; entries
+hold a lower and an upper bound and the best lead, and carry a generation number so the
+table is reused across searches without clearing. Moves are ordered by the stored best
+lead, a history table of earlier cut-offs, the exact trick result for the last card of a
+trick, and a cheap guess otherwise (winners before losers; points onto a partner's trick;
+cheapest winner first). At each trick boundary a bound on what the remaining cards can
+still be worth (points, the last trick, the roem they could still form) cuts off hopeless
+windows. The exact value is one full-window search; "does the playing team make it?" is a
+null-window search around 0.
+"""
+import numpy as np
+from numba import njit
+
+from .bits import popcount_nb, lowest_nb, RANK_MASK
+from .klaverjassen_nb import legal_nb, beats_nb, strength_nb, points_nb, roem_nb, RUN_VALUE
+from .klaverjassen_schema import LAST_TRICK, TRUMP_POINTS, PLAIN_POINTS
+
+# card points of a 13-bit rank set of one suit, as trump and as a plain suit
+TRUMP_MASK_POINTS = np.array([sum(int(TRUMP_POINTS[r]) for r in range(13) if x >> r & 1)
+                              for x in range(1 << 13)], dtype=np.int64)
+PLAIN_MASK_POINTS = np.array([sum(int(PLAIN_POINTS[r]) for r in range(13) if x >> r & 1)
+                              for x in range(1 << 13)], dtype=np.int64)
+
+INF = 1 << 20
+TT_BITS = 20
+TT_SIZE = 1 << TT_BITS
+TT_MASK = TT_SIZE - 1
+
+
+def new_table():
+    """A transposition table: (keys, lower, upper, best lead, generation) arrays."""
+    return (np.full(TT_SIZE, -1, dtype=np.int64), np.zeros(TT_SIZE, dtype=np.int32),
+            np.zeros(TT_SIZE, dtype=np.int32), np.zeros(TT_SIZE, dtype=np.int8),
+            np.zeros(TT_SIZE, dtype=np.int32))
+
+
+@njit(cache=True, inline="always")
+def _hash(key):
+    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64(h >> np.uint64(64 - TT_BITS))
+
+
+@njit(cache=True)
+def future_bound_nb(rem, left, trump, all_100):
+    """An upper bound on |value| of the tricks still to play: their card points, the last
+    trick's 10 and the most roem the remaining cards could still make."""
+    pts = LAST_TRICK
+    run = 0
+    common = np.int64(RANK_MASK)
+    for s in range(4):
+        r = (rem >> (16 * s)) & RANK_MASK
+        pts += TRUMP_MASK_POINTS[r] if s == trump else PLAIN_MASK_POINTS[r]
+        run = max(run, RUN_VALUE[r])
+        common &= r
+    roem = left * run
+    if ((rem >> (16 * trump + 10)) & 3) == 3:
+        roem += 20
+    while common:
+        q = lowest_nb(common)
+        common &= common - 1
+        if all_100:
+            roem += 100
+        elif q == 9:
+            roem += 200
+        elif q >= 8:
+            roem += 100
+    return pts + roem
+
+
+@njit(cache=True, inline="always")
+def _insert(out, keys, n, c, k):
+    i = n
+    while i > 0 and keys[i - 1] < k:
+        keys[i] = keys[i - 1]
+        out[i] = out[i - 1]
+        i -= 1
+    keys[i] = k
+    out[i] = c
+
+
+@njit(cache=True)
+def _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask, last_trick, maxteam,
+           mode, all_100, first, out, keys, hist):
+    """Fill ``out`` with the legal cards, most promising first; returns their number. The
+    last card of a trick is ordered by the exact trick result; earlier cards by a cheap
+    guess (winners before losers; points onto a partner's trick; cheapest winner first)."""
+    n = 0
+    my_team = player & 1
+    sign = 1 if my_team == maxteam else -1
+    x = legal
+    while x:
+        c = lowest_nb(x)
+        x &= x - 1
+        st = strength_nb(c, trump)
+        pt = points_nb(c, trump)
+        if c == first:
+            k = 1 << 40
+        elif tn == 3:
+            wins = beats_nb(c, winner, led, trump)
+            team = my_team if wins else (wseat & 1)
+            if mode == 0:
+                v = pts + pt + roem_nb(mask | (np.int64(1) << c), trump, all_100)
+                v += LAST_TRICK if last_trick else 0
+            else:
+                v = 1
+            v = v if team == maxteam else -v
+            k = sign * v * 64 - st
+        elif tn == 0:
+            k = hist[player, c] * 1024 + 16 * st + pt
+        elif (wseat & 1) == my_team:
+            k = (100 + pt - (40 if (c >> 4) == trump else 0)) * 1000000 + hist[player, c]
+        elif beats_nb(c, winner, led, trump):
+            k = (200 - st + pt) * 1000000 + hist[player, c]
+        else:
+            k = (-pt - 16 * st) * 1000000 + hist[player, c]
+        _insert(out, keys, n, c, k)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, amsterdam,
+              undertrump_forced, all_100, tt_keys, tt_lo, tt_hi, tt_move, tt_gen, gen,
+              counter):
+    """Fail-soft alpha-beta from a position: ``hands0`` per seat (cards still held),
+    ``trick[:tn0]`` the trick in progress led by seat ``leader0``. Returns the value of the
+    rest of the deal from maxteam's side (see the module doc)."""
+    D = 34
+    hands = hands0.copy()
+    mv = np.empty((D, 8), dtype=np.int64)
+    keys = np.empty(8, dtype=np.int64)
+    hist = np.zeros((4, 64), dtype=np.int64)
+    P_player = np.zeros(D, dtype=np.int64)
+    P_n = np.zeros(D, dtype=np.int64)
+    P_i = np.zeros(D, dtype=np.int64)
+    P_best = np.zeros(D, dtype=np.int64)
+    P_bestc = np.zeros(D, dtype=np.int64)
+    P_alpha = np.zeros(D, dtype=np.int64)
+    P_beta = np.zeros(D, dtype=np.int64)
+    P_a0 = np.zeros(D, dtype=np.int64)
+    P_b0 = np.zeros(D, dtype=np.int64)
+    P_slot = np.zeros(D, dtype=np.int64)
+    P_key = np.zeros(D, dtype=np.int64)
+    P_tn = np.zeros(D, dtype=np.int64)
+    P_leader = np.zeros(D, dtype=np.int64)
+    P_led = np.zeros(D, dtype=np.int64)
+    P_win = np.zeros(D, dtype=np.int64)
+    P_wseat = np.zeros(D, dtype=np.int64)
+    P_hi = np.zeros(D, dtype=np.int64)
+    P_pts = np.zeros(D, dtype=np.int64)
+    P_mask = np.zeros(D, dtype=np.int64)
+    P_vt = np.zeros(D, dtype=np.int64)
+    P_max = np.zeros(D, dtype=np.bool_)
+
+    # the root's trick state
+    led = -1
+    winner = -1
+    wseat = -1
+    hi = -1
+    pts = 0
+    mask = np.int64(0)
+    for j in range(tn0):
+        c = trick[j]
+        s = (leader0 + j) & 3
+        if j == 0:
+            led = c >> 4
+            winner = c
+            wseat = s
+        elif beats_nb(c, winner, led, trump):
+            winner = c
+            wseat = s
+        if (c >> 4) == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
+            hi = c
+        pts += points_nb(c, trump)
+        mask |= np.int64(1) << c
+
+    d = 0
+    tn = tn0
+    leader = leader0
+    alpha = alpha0
+    beta = beta0
+    ret = 0
+    returning = False
+    while True:
+        if not returning:
+            # ---- enter a node at ply d with (tn, leader, trick state, alpha, beta)
+            counter[0] += 1
+            slot = -1
+            key = np.int64(0)
+            first = -1
+            immediate = False
+            rem = hands[0] | hands[1] | hands[2] | hands[3]
+            if tn == 0:
+                if rem == 0:
+                    ret = 0
+                    immediate = True
+                else:
+                    left = popcount_nb(rem) // 4
+                    if mode == 1:
+                        if left <= alpha:
+                            ret = left
+                            immediate = True
+                    else:
+                        ub = future_bound_nb(rem, left, trump, all_100)
+                        if ub <= alpha:
+                            ret = ub
+                            immediate = True
+                        elif -ub >= beta:
+                            ret = -ub
+                            immediate = True
+                    if not immediate:
+                        key = rem | (np.int64(leader) << 61)
+                        slot = _hash(key)
+                        if tt_keys[slot] == key and tt_gen[slot] == gen:
+                            lo = tt_lo[slot]
+                            hb = tt_hi[slot]
+                            if lo >= beta or lo == hb:
+                                ret = lo
+                                immediate = True
+                            elif hb <= alpha:
+                                ret = hb
+                                immediate = True
+                            else:
+                                if lo > alpha:
+                                    alpha = lo
+                                if hb < beta:
+                                    beta = hb
+                                first = tt_move[slot]
+            if immediate:
+                returning = True
+            else:
+                player = (leader + tn) & 3
+                pw = tn > 0 and (wseat & 1) == (player & 1)
+                legal = legal_nb(hands[player], led if tn > 0 else -1, trump, hi, pw,
+                                 amsterdam, undertrump_forced)
+                last_trick = popcount_nb(rem) <= 4
+                n = _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask,
+                           last_trick, maxteam, mode, all_100, first, mv[d], keys, hist)
+                P_player[d] = player
+                P_n[d] = n
+                P_i[d] = 0
+                P_max[d] = (player & 1) == maxteam
+                P_best[d] = -INF if P_max[d] else INF
+                P_bestc[d] = mv[d, 0]
+                P_alpha[d] = alpha
+                P_beta[d] = beta
+                P_a0[d] = alpha
+                P_b0[d] = beta
+                P_slot[d] = slot
+                P_key[d] = key
+                P_tn[d] = tn
+                P_leader[d] = leader
+                P_led[d] = led
+                P_win[d] = winner
+                P_wseat[d] = wseat
+                P_hi[d] = hi
+                P_pts[d] = pts
+                P_mask[d] = mask
+        else:
+            # ---- a child of ply d - 1 returned ``ret`` (or the root is done)
+            if d == 0:
+                return ret
+            d -= 1
+            c = mv[d, P_i[d]]
+            hands[P_player[d]] ^= np.int64(1) << c
+            val = ret + P_vt[d]
+            if P_max[d]:
+                if val > P_best[d]:
+                    P_best[d] = val
+                    P_bestc[d] = c
+                if P_best[d] > P_alpha[d]:
+                    P_alpha[d] = P_best[d]
+            else:
+                if val < P_best[d]:
+                    P_best[d] = val
+                    P_bestc[d] = c
+                if P_best[d] < P_beta[d]:
+                    P_beta[d] = P_best[d]
+            P_i[d] += 1
+            returning = False
+            if P_alpha[d] >= P_beta[d]:
+                P_i[d] = P_n[d]  # cut-off
+                lt = 8 - d // 4
+                hist[P_player[d], c] += lt * lt
+        # ---- at ply d: try the next move, or finish the node
+        if returning:
+            continue
+        if P_i[d] >= P_n[d]:
+            best = P_best[d]
+            slot = P_slot[d]
+            if slot >= 0:
+                key = P_key[d]
+                if tt_keys[slot] != key or tt_gen[slot] != gen:
+                    tt_keys[slot] = key
+                    tt_gen[slot] = gen
+                    tt_lo[slot] = -INF
+                    tt_hi[slot] = INF
+                if best <= P_a0[d]:
+                    tt_hi[slot] = best
+                elif best >= P_b0[d]:
+                    tt_lo[slot] = best
+                else:
+                    tt_lo[slot] = best
+                    tt_hi[slot] = best
+                tt_move[slot] = P_bestc[d]
+            ret = best
+            returning = True
+            continue
+        # play move i at ply d and enter the child
+        c = mv[d, P_i[d]]
+        player = P_player[d]
+        bit = np.int64(1) << c
+        hands[player] ^= bit
+        ptn = P_tn[d]
+        pled = P_led[d]
+        if ptn == 0:
+            led = c >> 4
+            winner = c
+            wseat = player
+        elif beats_nb(c, P_win[d], pled, trump):
+            led = pled
+            winner = c
+            wseat = player
+        else:
+            led = pled
+            winner = P_win[d]
+            wseat = P_wseat[d]
+        hi = P_hi[d]
+        if (c >> 4) == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
+            hi = c
+        pts = P_pts[d] + points_nb(c, trump)
+        mask = P_mask[d] | bit
+        alpha = P_alpha[d]
+        beta = P_beta[d]
+        if ptn == 3:
+            last = (hands[0] | hands[1] | hands[2] | hands[3]) == 0
+            if mode == 0:
+                v = pts + roem_nb(mask, trump, all_100) + (LAST_TRICK if last else 0)
+                if (wseat & 1) != maxteam:
+                    v = -v
+            else:
+                v = 1 if (wseat & 1) == maxteam else 0
+            P_vt[d] = v
+            alpha -= v
+            beta -= v
+            tn = 0
+            leader = wseat
+            led = -1
+            winner = -1
+            wseat = -1
+            hi = -1
+            pts = 0
+            mask = np.int64(0)
+        else:
+            P_vt[d] = 0
+            tn = ptn + 1
+            leader = P_leader[d]
+        d += 1

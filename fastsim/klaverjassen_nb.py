@@ -1,0 +1,500 @@
+"""Klaverjassen kernels (Rotterdam rules, RULES §2): legality, roem, the deal, calling,
+play policies, scoring and the 16-deal boompje.
+
+In short: 32 cards, 4 players in teams 0+2 / 1+3, 8 cards each. Trump order J 9 A T K Q 8 7
+(20 14 11 10 4 3 0 0 points), plain A T K Q J 9 8 7 (11 10 4 3 2). Players name trump or pass
+from left of the dealer (forced call when all pass); left of the dealer leads. Follow suit;
+when trump is led, overtrump if able; when void, trump — overtrumping if able, even over
+the partner — and undertrump only when holding nothing else. Roem in each trick goes to
+its winner. Playing team not strictly ahead: *nat* (0 for them, 162 + all roem for the
+defenders); all 8 tricks: *pit*, +100. Variants: amsterdam, undertrump=forced,
+four_of_a_kind=all_100. Exact details: ``docs/klaverjassen.md``.
+
+Arrays are per *position* (0 = left of the dealer) unless named per seat or per team.
+"""
+import numpy as np
+from numba import njit, prange
+
+from .bits import popcount_nb, lowest_nb, suit_mask_nb, RANK_MASK
+from .play_nb import random_card_nb
+from .rng import run_key_nb, deal_key_nb, below_nb
+from .klaverjassen_schema import (
+    TRUMP_STRENGTH, PLAIN_STRENGTH, TRUMP_POINTS, PLAIN_POINTS, TRUMP_ABOVE, PLAIN_ABOVE,
+    CALL_TRUMP_VALUE, CALL_THRESHOLD, POLICY_RANDOM, CTR_CALL, CTR_FORCED, CTR_PLAY,
+    LAST_TRICK, TOTAL_POINTS, PIT_BONUS, GAME_DEALS, MAX_GAME_DEALS, GAME_STRIDE,
+)
+
+def _run_value(x):
+    longest = 0
+    while x:
+        x &= x << 1
+        longest += 1
+    return 50 if longest >= 4 else (20 if longest == 3 else 0)
+
+
+# roem of a run, by the 13-bit rank set of one suit in a trick
+RUN_VALUE = np.array([_run_value(x) for x in range(1 << 13)], dtype=np.int64)
+DECK32 = np.array([16 * s + r for s in range(4) for r in range(5, 13)], dtype=np.int64)
+FULL32 = np.int64(sum(1 << int(c) for c in DECK32))
+
+
+# ----------------------------------------------------------------------------- cards
+
+@njit(cache=True, inline="always")
+def strength_nb(card, trump):
+    """0..7 within the suit, +8 for a trump."""
+    r = card & 15
+    if card >> 4 == trump:
+        return TRUMP_STRENGTH[r] + 8
+    return PLAIN_STRENGTH[r]
+
+
+@njit(cache=True, inline="always")
+def points_nb(card, trump):
+    r = card & 15
+    if card >> 4 == trump:
+        return TRUMP_POINTS[r]
+    return PLAIN_POINTS[r]
+
+
+@njit(cache=True, inline="always")
+def above_nb(card, trump):
+    """Cards of ``card``'s suit that are stronger (by this game's orders)."""
+    s = card >> 4
+    r = card & 15
+    if s == trump:
+        return TRUMP_ABOVE[r] << (16 * s)
+    return PLAIN_ABOVE[r] << (16 * s)
+
+
+@njit(cache=True, inline="always")
+def beats_nb(card, winner, led, trump):
+    """Does ``card`` beat the current winning ``winner`` card (trick led in ``led``)?"""
+    cs = card >> 4
+    ws = winner >> 4
+    if cs == trump:
+        return ws != trump or strength_nb(card, trump) > strength_nb(winner, trump)
+    if ws == trump:
+        return False
+    return cs == ws and strength_nb(card, trump) > strength_nb(winner, trump)
+
+
+# ----------------------------------------------------------------------------- rules
+
+@njit(cache=True)
+def legal_nb(hand, led, trump, hi_trump, partner_winning, amsterdam, undertrump_forced):
+    """Legal cards (mask). ``led`` = -1 when leading; ``hi_trump`` = the highest trump in
+    the trick so far (card code) or -1."""
+    if led < 0:
+        return hand
+    tmask = suit_mask_nb(trump)
+    trumps = hand & tmask
+    follow = hand & suit_mask_nb(led)
+    if led != trump and follow:
+        return follow
+    if led == trump:
+        if trumps:
+            above = trumps & above_nb(hi_trump, trump)
+            return above if above else trumps
+        return hand
+    if not trumps:
+        return hand
+    above = trumps if hi_trump < 0 else trumps & above_nb(hi_trump, trump)
+    side = hand & ~tmask
+    if amsterdam and partner_winning:
+        return (side | above) if side else trumps
+    if above:
+        return above
+    if undertrump_forced:
+        return trumps
+    return side if side else trumps
+
+
+@njit(cache=True)
+def roem_parts_nb(cards, trump, all_100):
+    """Roem of the cards (mask) of one trick: (run value, stuk value, four-of-a-kind value)."""
+    s0 = cards & RANK_MASK
+    s1 = (cards >> 16) & RANK_MASK
+    s2 = (cards >> 32) & RANK_MASK
+    s3 = (cards >> 48) & RANK_MASK
+    run = max(max(RUN_VALUE[s0], RUN_VALUE[s1]), max(RUN_VALUE[s2], RUN_VALUE[s3]))
+    stuk = 0
+    if trump >= 0 and ((cards >> (16 * trump + 10)) & 3) == 3:
+        stuk = 20
+    four = 0
+    common = s0 & s1 & s2 & s3
+    if common:
+        r = lowest_nb(common)
+        if all_100:
+            four = 100
+        elif r == 9:
+            four = 200
+        elif r >= 8:           # T Q K A (J above)
+            four = 100
+    return run, stuk, four
+
+
+@njit(cache=True, inline="always")
+def roem_nb(cards, trump, all_100):
+    a, b, c = roem_parts_nb(cards, trump, all_100)
+    return a + b + c
+
+
+# ----------------------------------------------------------------------------- policies
+
+@njit(cache=True)
+def call_value_nb(hand, s):
+    """The heuristic's value of ``hand`` with suit ``s`` as trump."""
+    v = 0
+    nt = 0
+    for q in range(4):
+        ranks = (hand >> (16 * q)) & RANK_MASK
+        if q == s:
+            nt = popcount_nb(ranks)
+            x = ranks
+            while x:
+                v += CALL_TRUMP_VALUE[lowest_nb(x)]
+                x &= x - 1
+        else:
+            if ranks & (1 << 12):
+                v += 20
+            if ranks & (1 << 8):
+                v += 10 if ranks & (1 << 12) else 5
+            if ranks & (1 << 11):
+                v += 2
+    if nt > 3:
+        v += 10 * (nt - 3)
+    return v
+
+
+@njit(cache=True)
+def heuristic_call_nb(hand, pos, forced):
+    """Suit named, or -1 to pass."""
+    best = 0
+    best_v = call_value_nb(hand, 0)
+    for s in range(1, 4):
+        v = call_value_nb(hand, s)
+        if v > best_v:
+            best_v = v
+            best = s
+    if forced or best_v >= CALL_THRESHOLD[pos]:
+        return best
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _better(v, st, c, best_v, best_st, best_c):
+    """Is (v, strength, card) preferred: larger v, then lower strength, then lower code."""
+    if v != best_v:
+        return v > best_v
+    if st != best_st:
+        return st < best_st
+    return c < best_c
+
+
+@njit(cache=True)
+def heuristic_play_nb(hand, legal, j, led, trump, winner, win_mine, partner_winning,
+                      trick, trick_points, my_team_plays, unseen, all_100):
+    """The heuristic card (docs/klaverjassen.md). ``winner``: current winning card (-1 when
+    leading); ``win_mine``: is the current winner me or my partner; ``trick``: mask of the
+    cards on the table; ``unseen``: cards not in my hand and not played."""
+    tmask = suit_mask_nb(trump)
+    if j == 0:
+        trumps = hand & tmask
+        if my_team_plays and trumps and (unseen & tmask):
+            # my highest trump
+            best = -1
+            best_st = -1
+            x = trumps
+            while x:
+                c = lowest_nb(x)
+                x &= x - 1
+                st = strength_nb(c, trump)
+                if st > best_st:
+                    best_st = st
+                    best = c
+            if (unseen & above_nb(best, trump)) == 0:
+                return best
+        side = hand & ~tmask
+        best = -1
+        best_v = 0
+        best_st = 0
+        x = side
+        while x:
+            c = lowest_nb(x)
+            x &= x - 1
+            if (unseen & above_nb(c, trump)) == 0:
+                v = points_nb(c, trump)
+                st = strength_nb(c, trump)
+                if best < 0 or _better(v, st, c, best_v, best_st, best):
+                    best, best_v, best_st = c, v, st
+        if best >= 0:
+            return best
+        pool = side if side else hand
+        x = pool
+        while x:
+            c = lowest_nb(x)
+            x &= x - 1
+            v = -points_nb(c, trump)
+            st = strength_nb(c, trump)
+            if best < 0 or _better(v, st, c, best_v, best_st, best):
+                best, best_v, best_st = c, v, st
+        return best
+    last = j == 3
+    partner_top = partner_winning and (unseen & above_nb(winner, trump)) == 0
+    best = -1
+    best_v = 0
+    best_st = 0
+    any_win = False
+    x = legal
+    while x:
+        c = lowest_nb(x)
+        x &= x - 1
+        if beats_nb(c, winner, led, trump):
+            any_win = True
+            break
+    x = legal
+    while x:
+        c = lowest_nb(x)
+        x &= x - 1
+        st = strength_nb(c, trump)
+        pc = points_nb(c, trump)
+        r = roem_nb(trick | (np.int64(1) << c), trump, all_100)
+        wins = beats_nb(c, winner, led, trump)
+        if last:
+            p = trick_points + pc + r
+            v = p if (wins or win_mine) else -p
+        elif partner_top:
+            v = pc + r - (30 if (c >> 4) == trump else 0)
+        elif any_win:
+            if not wins:
+                continue
+            v = 0
+        else:
+            v = -(pc + r)
+        if best < 0 or _better(v, st, c, best_v, best_st, best):
+            best, best_v, best_st = c, v, st
+    return best
+
+
+# ----------------------------------------------------------------------------- one deal
+
+@njit(cache=True)
+def deal32_nb(dkey, deck, hands):
+    deck[:] = DECK32
+    for i in range(31):
+        j = i + below_nb(dkey, i, 32 - i)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    for p in range(4):
+        m = np.int64(0)
+        for i in range(8 * p, 8 * p + 8):
+            m |= np.int64(1) << deck[i]
+        hands[p] = m
+
+
+@njit(cache=True)
+def call_trump_nb(dkey, hands, pol, rec_calls):
+    """Calling round; returns (trump, caller position, forced, number of calls)."""
+    for p in range(4):
+        if pol[p] == POLICY_RANDOM:
+            k = below_nb(dkey, CTR_CALL + p, 5)
+            s = k if k < 4 else -1
+        else:
+            s = heuristic_call_nb(hands[p], p, False)
+        rec_calls[p] = s
+        if s >= 0:
+            return s, p, False, p + 1
+    if pol[0] == POLICY_RANDOM:
+        s = below_nb(dkey, CTR_FORCED, 4)
+    else:
+        s = heuristic_call_nb(hands[0], 0, True)
+    rec_calls[4] = s
+    return s, 0, True, 5
+
+
+@njit(cache=True)
+def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, played0,
+                amsterdam, undertrump_forced, all_100, won, team_cp, team_rm,
+                rec_cards, rec_lead, rec_win, rec_pts, rec_roem, record):
+    """Play tricks ``t0..7`` from the position (``hands`` modified). ``team_of_pos[p]``:
+    team of position p; ``playing``: the playing team. Adds to ``won`` (per position),
+    ``team_cp`` and ``team_rm``."""
+    played = played0
+    for t in range(t0, 8):
+        led = -1
+        winner = -1
+        win_pos = -1
+        hi = -1
+        trick = np.int64(0)
+        tp = 0
+        for j in range(4):
+            p = (leader + j) & 3
+            hand = hands[p]
+            pw = win_pos >= 0 and team_of_pos[win_pos] == team_of_pos[p]
+            legal = legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
+            if pol[p] == POLICY_RANDOM:
+                c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
+            else:
+                c = heuristic_play_nb(hand, legal, j, led, trump, winner, pw,
+                                      pw and win_pos != p, trick, tp,
+                                      team_of_pos[p] == playing,
+                                      FULL32 & ~(hand | played), all_100)
+            bit = np.int64(1) << c
+            hands[p] = hand & ~bit
+            played |= bit
+            trick |= bit
+            tp += points_nb(c, trump)
+            if j == 0:
+                led = c >> 4
+                winner = c
+                win_pos = p
+            elif beats_nb(c, winner, led, trump):
+                winner = c
+                win_pos = p
+            if c >> 4 == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
+                hi = c
+            if record:
+                rec_cards[t, j] = c
+        if t == 7:
+            tp += LAST_TRICK
+        rm = roem_nb(trick, trump, all_100)
+        won[win_pos] += 1
+        team_cp[team_of_pos[win_pos]] += tp
+        team_rm[team_of_pos[win_pos]] += rm
+        if record:
+            rec_lead[t] = leader
+            rec_win[t] = win_pos
+            rec_pts[t] = tp
+            rec_roem[t] = rm
+        leader = win_pos
+    return played
+
+
+@njit(cache=True, inline="always")
+def score_deal_nb(team_cp, team_rm, playing, tricks_team, out_scores):
+    """Banked scores per team; returns (nat, pit team or -1)."""
+    d = 1 - playing
+    tot_p = team_cp[playing] + team_rm[playing]
+    tot_d = team_cp[d] + team_rm[d]
+    nat = not tot_p > tot_d
+    if nat:
+        out_scores[playing] = 0
+        out_scores[d] = TOTAL_POINTS + team_rm[0] + team_rm[1]
+    else:
+        out_scores[playing] = tot_p
+        out_scores[d] = tot_d
+    pit = -1
+    for t in range(2):
+        if tricks_team[t] == 8:
+            pit = t
+            out_scores[t] += PIT_BONUS
+    return nat, pit
+
+
+# ----------------------------------------------------------------------------- runs
+
+@njit(cache=True, parallel=True)
+def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, fixed_team,
+                 amsterdam, undertrump_forced, all_100, game_start, chunk,
+                 o_valid, o_deal, o_game, o_dealno, o_dealer, o_trump, o_team, o_caller,
+                 o_forced, o_nat, o_pit, o_hands, o_tricks, o_cp, o_rm, o_scores,
+                 g_totals, g_ndeals, g_winners,
+                 record, r_calls, r_ncalls, r_cards, r_lead, r_win, r_pts, r_roem):
+    """``per_game`` = 1: independent deals (dealer fixed); 16: boompjes (up to 32 deals,
+    rows ``g * 32 + k``, ``o_valid`` marks the played ones). ``fixed_trump`` >= 0 skips
+    calling and makes ``fixed_team`` the playing team."""
+    rkey = run_key_nb(seed)
+    width = 1 if per_game == 1 else MAX_GAME_DEALS
+    stride = 1 if per_game == 1 else GAME_STRIDE
+    n_chunks = (n_games + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        deck = np.empty(32, dtype=np.int64)
+        hands = np.empty(4, dtype=np.int64)
+        pol = np.empty(4, dtype=np.int64)
+        tpos = np.empty(4, dtype=np.int64)
+        won = np.zeros(4, dtype=np.int64)
+        cp = np.zeros(2, dtype=np.int64)
+        rm = np.zeros(2, dtype=np.int64)
+        sc = np.zeros(2, dtype=np.int64)
+        tt = np.zeros(2, dtype=np.int64)
+        tot = np.zeros(2, dtype=np.int64)
+        calls = np.full(5, -1, dtype=np.int64)
+        for g in range(ci * chunk, min((ci + 1) * chunk, n_games)):
+            tot[0] = 0
+            tot[1] = 0
+            k = 0
+            while True:
+                if per_game == 1:
+                    if k == 1:
+                        break
+                elif k >= GAME_DEALS and (tot[0] != tot[1] or k >= MAX_GAME_DEALS):
+                    break
+                r = g * width + k
+                deal = (game_start + g) * stride + k
+                dealer = (first_dealer + k) & 3
+                for p in range(4):
+                    seat = (dealer + 1 + p) & 3
+                    pol[p] = seat_pol[seat]
+                    tpos[p] = seat & 1
+                dkey = deal_key_nb(rkey, deal)
+                deal32_nb(dkey, deck, hands)
+                for p in range(4):
+                    o_hands[r, (dealer + 1 + p) & 3] = hands[p]
+                if fixed_trump >= 0:
+                    trump = fixed_trump
+                    playing = fixed_team
+                    caller = -1
+                    forced = False
+                    ncalls = 0
+                else:
+                    trump, cpos, forced, ncalls = call_trump_nb(dkey, hands, pol, calls)
+                    playing = tpos[cpos]
+                    caller = (dealer + 1 + cpos) & 3
+                for p in range(4):
+                    won[p] = 0
+                cp[0] = 0
+                cp[1] = 0
+                rm[0] = 0
+                rm[1] = 0
+                if record:
+                    for q in range(ncalls):
+                        r_calls[r, q] = calls[q]
+                    r_ncalls[r] = ncalls
+                    play_out_nb(dkey, hands, pol, trump, tpos, playing, 0, 0, np.int64(0),
+                                amsterdam, undertrump_forced, all_100, won, cp, rm,
+                                r_cards[r], r_lead[r], r_win[r], r_pts[r], r_roem[r], True)
+                else:
+                    play_out_nb(dkey, hands, pol, trump, tpos, playing, 0, 0, np.int64(0),
+                                amsterdam, undertrump_forced, all_100, won, cp, rm,
+                                r_cards[0], r_lead[0], r_win[0], r_pts[0], r_roem[0], False)
+                tt[0] = 0
+                tt[1] = 0
+                for p in range(4):
+                    tt[tpos[p]] += won[p]
+                nat, pit = score_deal_nb(cp, rm, playing, tt, sc)
+                o_valid[r] = True
+                o_deal[r] = deal
+                o_game[r] = game_start + g
+                o_dealno[r] = k
+                o_dealer[r] = dealer
+                o_trump[r] = trump
+                o_team[r] = playing
+                o_caller[r] = caller
+                o_forced[r] = forced
+                o_nat[r] = nat
+                o_pit[r] = pit
+                for p in range(4):
+                    o_tricks[r, (dealer + 1 + p) & 3] = won[p]
+                for t in range(2):
+                    o_cp[r, t] = cp[t]
+                    o_rm[r, t] = rm[t]
+                    o_scores[r, t] = sc[t]
+                    tot[t] += sc[t]
+                k += 1
+            g_totals[g, 0] = tot[0]
+            g_totals[g, 1] = tot[1]
+            g_ndeals[g] = k
+            g_winners[g, 0] = tot[0] >= tot[1]
+            g_winners[g, 1] = tot[1] >= tot[0]
