@@ -1,0 +1,154 @@
+"""The double-dummy solver against brute-force minimax (written with the reference rules)."""
+import functools
+import random
+
+import numpy as np
+import pytest
+
+import naive_klaverjassen as ref
+from fastsim import klaverjassen_dd as kdd
+from fastsim import klaverjassen_dd_nb as dd
+from fastsim.cards import card_str, mask_of, parse_card
+from fastsim.klaverjassen_schema import build_rules
+
+DECK = [16 * s + r for s in range(4) for r in range(5, 13)]
+
+
+def brute(hands, leader, trump, team, trick, rules, mode="margin"):
+    """Plain minimax over the rest of the deal; hands: 4 tuples of card strings."""
+    @functools.lru_cache(maxsize=None)
+    def value(hands, leader, trick):
+        if not trick and not any(hands):
+            return 0
+        player = (leader + len(trick)) % 4
+        if trick:
+            w = ref.trick_winner(list(trick), trump)
+            pw = ((leader + w) % 4) % 2 == player % 2
+        else:
+            pw = False
+        legal, _ = ref.legal_cards(list(hands[player]), list(trick), trump, pw,
+                                   amsterdam=rules.amsterdam,
+                                   undertrump_forced=rules.undertrump_forced)
+        vals = []
+        for c in legal:
+            h = list(hands)
+            h[player] = tuple(x for x in h[player] if x != c)
+            h = tuple(h)
+            t = trick + (c,)
+            if len(t) == 4:
+                w = (leader + ref.trick_winner(list(t), trump)) % 4
+                if mode == "margin":
+                    v = sum(ref.card_points(x, trump) for x in t)
+                    v += ref.roem(list(t), trump, all_100=rules.all_100)[0]
+                    v += 10 if not any(h) else 0
+                    v = v if w % 2 == team else -v
+                else:
+                    v = 1 if w % 2 == team else 0
+                vals.append(v + value(h, w, ()))
+            else:
+                vals.append(value(h, leader, t))
+        return max(vals) if player % 2 == team else min(vals)
+    return value(tuple(tuple(h) for h in hands), leader, tuple(trick))
+
+
+def random_position(rnd, n_tricks, in_trick):
+    cards = rnd.sample(DECK, 4 * n_tricks)
+    hands = [cards[p * n_tricks:(p + 1) * n_tricks] for p in range(4)]
+    leader = rnd.randrange(4)
+    trump = rnd.randrange(4)
+    trick = []
+    rules = build_rules(rnd.choice([[], ["amsterdam"], ["undertrump=forced"],
+                                    ["four_of_a_kind=all_100"]]))
+    # play a legal partial trick from the dealt cards
+    for j in range(in_trick):
+        s = (leader + j) % 4
+        legal, _ = ref.legal_cards([card_str(c) for c in hands[s]], [card_str(c) for c in trick],
+                                   "SHDC"[trump], False if j == 0 else
+                                   ((leader + ref.trick_winner([card_str(c) for c in trick],
+                                                               "SHDC"[trump])) % 2 == s % 2),
+                                   amsterdam=rules.amsterdam,
+                                   undertrump_forced=rules.undertrump_forced)
+        c = parse_card(rnd.choice(legal))
+        hands[s].remove(c)
+        trick.append(c)
+    return hands, leader, trump, trick, rules
+
+
+@pytest.mark.parametrize("n_tricks", [1, 2, 3, 4])
+def test_solver_matches_brute_force(n_tricks):
+    rnd = random.Random(n_tricks)
+    count = {1: 150, 2: 120, 3: 60, 4: 12}[n_tricks]
+    for _ in range(count):
+        hands, leader, trump, trick, rules = random_position(rnd, n_tricks, rnd.randint(0, 3))
+        team = rnd.randrange(2)
+        hs = [[card_str(c) for c in h] for h in hands]
+        ts = [card_str(c) for c in trick]
+        r = kdd.solve(hands, trump, rules, leader=leader, playing_team=team, trick=trick,
+                      cards=True)
+        exp = brute(hs, leader, "SHDC"[trump], team, ts, rules)
+        assert r["margin"] == exp
+        assert r["makes"] == (exp > 0)
+        left = n_tricks          # tricks still to finish, the one in progress included
+        pit_team = None
+        for t in (team, 1 - team):
+            if brute(hs, leader, "SHDC"[trump], t, ts, rules, mode="tricks") == left:
+                pit_team = t
+                break
+        assert r["pit_team"] == pit_team
+        assert max(x["margin"] for x in r["cards"]) == exp if (leader + len(trick)) % 2 == team \
+            else min(x["margin"] for x in r["cards"]) == exp
+
+
+def test_every_position_of_two_trick_endings():
+    """Walk every position reachable in random 2-trick endings."""
+    rnd = random.Random(99)
+    for _ in range(25):
+        hands, leader, trump, _, rules = random_position(rnd, 2, 0)
+        team = rnd.randrange(2)
+        seen = 0
+
+        def walk(hands, leader, trick):
+            nonlocal seen
+            if not trick and not any(hands):
+                return
+            r = kdd.solve(hands, trump, rules, leader=leader, playing_team=team, trick=trick)
+            hs = [[card_str(c) for c in h] for h in hands]
+            assert r["margin"] == brute(hs, leader, "SHDC"[trump], team,
+                                        [card_str(c) for c in trick], rules)
+            seen += 1
+            player = (leader + len(trick)) % 4
+            pw = bool(trick) and (leader + ref.trick_winner([card_str(c) for c in trick],
+                                                            "SHDC"[trump])) % 2 == player % 2
+            legal, _ = ref.legal_cards([card_str(c) for c in hands[player]],
+                                       [card_str(c) for c in trick], "SHDC"[trump], pw,
+                                       amsterdam=rules.amsterdam,
+                                       undertrump_forced=rules.undertrump_forced)
+            for c in legal:
+                h = [list(x) for x in hands]
+                h[player].remove(parse_card(c))
+                t = trick + [parse_card(c)]
+                if len(t) == 4:
+                    w = (leader + ref.trick_winner([card_str(x) for x in t], "SHDC"[trump])) % 4
+                    walk(h, w, [])
+                else:
+                    walk(h, leader, t)
+
+        walk(hands, leader, [])
+        assert seen > 10
+
+
+def test_full_deals_null_window_agrees_with_exact():
+    from fastsim import klaverjassen as kj
+    res = kj.simulate(kj.build_rules(), 6, seed=12)
+    table = dd.new_table()
+    empty = np.full(4, -1, dtype=np.int64)
+    for i in range(6):
+        hands = res.deals["hands"][i].astype(np.int64)
+        trump, team = int(res.deals["trump"][i]), int(res.deals["playing_team"][i])
+        leader = (int(res.deals["dealer"][i]) + 1) % 4
+        exact = dd.search_nb(hands, empty, 0, leader, -dd.INF, dd.INF, trump, team, 0,
+                             False, False, False, *table, 2 * i + 1, np.zeros(1, dtype=np.int64))
+        for v in (exact - 1, exact):
+            g = dd.search_nb(hands, empty, 0, leader, v, v + 1, trump, team, 0, False, False,
+                             False, *table, 100 + 2 * i + (v == exact), np.zeros(1, dtype=np.int64))
+            assert (g > v) == (exact > v)
