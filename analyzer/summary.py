@@ -77,3 +77,39 @@ def bonken_by_contract(result):
             entry["positions"].append(e)
         out.append(entry)
     return out
+
+
+def klaverjassen_summary(result):
+    """Per team and per position: how often they play, mean banked score, nat and pit
+    rates, roem; for boompjes the win rates."""
+    d = result.deals
+    n = len(d["deal"])
+    rows = np.arange(n)
+    out = {"game": "klaverjassen", "players": 4, "deals": int(n), "teams": [], "positions": []}
+    for t in range(2):
+        plays = d["playing_team"] == t
+        out["teams"].append({
+            "team": t, "seats": f"{t}+{t + 2}",
+            "play_rate": float(plays.mean()) if n else 0.0,
+            "mean_score": float(d["team_scores"][:, t].mean()) if n else 0.0,
+            "nat_rate": float(d["nat"][plays].mean()) if plays.any() else 0.0,
+            "pit_rate": float((d["pit"] == t).mean()) if n else 0.0,
+            "mean_roem": float(d["roem"][:, t].mean()) if n else 0.0,
+        })
+    if (d["caller"] >= 0).any():
+        caller_pos = (d["caller"].astype(np.int64) - d["dealer"].astype(np.int64) - 1) % 4
+    else:
+        caller_pos = np.full(n, -1)
+    for p in range(4):
+        m = caller_pos == p
+        team_scores = d["team_scores"][rows[m], d["playing_team"][m]] if m.any() else np.zeros(0)
+        out["positions"].append({"position": p, "play_rate": float(m.mean()) if n else 0.0,
+                                 "mean_score_playing": float(team_scores.mean()) if m.any() else 0.0})
+    if result.boompje:
+        g = result.games
+        shared = g["winners"].all(axis=1)
+        out["boompjes"] = {"games": int(len(g["n_deals"])),
+                           "win_rate": [float((g["winners"][:, t] & ~shared).mean()) for t in range(2)],
+                           "shared": float(shared.mean()),
+                           "mean_deals": float(g["n_deals"].mean())}
+    return out

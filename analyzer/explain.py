@@ -1,0 +1,101 @@
+"""Rules explainers: what a trick is worth and which cards a hand may play (no pandas)."""
+import numpy as np
+
+from fastsim import klaverjassen_nb as knb
+from fastsim.cards import CardError, card_str, mask_of, parse_cards, parse_suit
+from fastsim.common import RulesError
+from fastsim.klaverjassen_schema import LAST_TRICK, build_rules
+
+
+def _trick_state(cards, trump):
+    led, winner, wpos, hi = -1, -1, -1, -1
+    for j, c in enumerate(cards):
+        if j == 0 or knb.beats_nb(c, winner, led, trump):
+            winner, wpos = c, j
+        if j == 0:
+            led = c >> 4
+        if c >> 4 == trump and (hi < 0 or knb.strength_nb(c, trump) > knb.strength_nb(hi, trump)):
+            hi = c
+    return led, winner, wpos, hi
+
+
+def roem_items(cards, trump, all_100):
+    """The roem of a trick, item by item: [{"name", "points"}]."""
+    mask = np.int64(mask_of(cards))
+    run, stuk, four = knb.roem_parts_nb(mask, trump, all_100)
+    items = []
+    if run:
+        items.append({"name": "four in a row" if run == 50 else "three in a row", "points": int(run)})
+    if stuk:
+        items.append({"name": "stuk (king and queen of trump)", "points": int(stuk)})
+    if four:
+        items.append({"name": f"four {card_str(cards[0])[0]}s".replace("Ts", "tens"),
+                      "points": int(four)})
+    return items
+
+
+def legal_rule(hand, trick, trump, rules):
+    """Legal cards (codes) and the obligation that applies (RULES §2)."""
+    led, winner, wpos, hi = _trick_state(trick, trump)
+    pw = bool(trick) and wpos == len(trick) - 2
+    legal = knb.legal_nb(np.int64(mask_of(hand)), led, trump, hi, pw, rules.amsterdam,
+                         rules.undertrump_forced)
+    legal = [c for c in sorted(hand) if int(legal) >> c & 1]
+    trumps = [c for c in hand if c >> 4 == trump]
+    if not trick:
+        rule = "leading: any card"
+    elif led != trump and any(c >> 4 == led for c in hand):
+        rule = "must follow the led suit (any card of it)"
+    elif led == trump:
+        if not trumps:
+            rule = "trump led, holding no trump: any card"
+        elif all(c >> 4 == trump for c in legal) and len(legal) < len(trumps):
+            rule = "trump led: must overtrump the highest trump"
+        else:
+            rule = "trump led, cannot overtrump: any trump"
+    elif not trumps:
+        rule = "void in the led suit, no trump: any card"
+    elif rules.amsterdam and pw:
+        rule = ("amsterdam, partner winning: no need to trump, but no trump lower than the "
+                "trick's highest while holding another card")
+    elif all(c >> 4 == trump for c in legal) and (hi < 0 or
+                                                  any(knb.beats_nb(c, hi, led, trump) for c in legal)):
+        rule = ("void in the led suit: must trump" if hi < 0 else
+                "void in the led suit: must overtrump (also over the partner)")
+    elif all(c >> 4 != trump for c in legal):
+        rule = "void, cannot overtrump: must discard a non-trump (no undertrumping)"
+    elif rules.undertrump_forced and len(legal) < len(hand):
+        rule = "void, cannot overtrump: must undertrump (undertrump=forced)"
+    elif rules.undertrump_forced:
+        rule = "void, cannot overtrump: must undertrump (undertrump=forced)"
+    else:
+        rule = "void, cannot overtrump, only trumps left: undertrumping is forced"
+    return legal, rule
+
+
+def explain_klaverjassen(trump, trick, hand=None, variants=(), notation="en"):
+    rules = build_rules(variants)
+    t = parse_suit(trump, notation)
+    cards = parse_cards(trick, notation, deck=32)
+    if hand is None:
+        if len(cards) != 4:
+            raise RulesError(f"a complete trick has 4 cards, got {len(cards)} (give --hand to ask "
+                             "which cards may be played to a partial trick)")
+        led, winner, wpos, hi = _trick_state(cards, t)
+        pts = sum(int(knb.points_nb(c, t)) for c in cards)
+        items = roem_items(cards, t, rules.all_100)
+        return {"winner": wpos, "winner_card": card_str(cards[wpos], notation),
+                "card_points": pts, "roem": sum(i["points"] for i in items), "roem_items": items,
+                "last_trick_bonus": LAST_TRICK}
+    hcards = parse_cards(hand, notation, deck=32)
+    if not hcards:
+        raise CardError("--hand is empty")
+    if len(hcards) > 8:
+        raise RulesError(f"a Klaverjassen hand holds at most 8 cards, got {len(hcards)}")
+    if len(cards) > 3:
+        raise RulesError(f"the trick so far has at most 3 cards when asking for legal cards, got {len(cards)}")
+    clash = set(hcards) & set(cards)
+    if clash:
+        raise CardError(f"card {card_str(min(clash), notation)} is both in the hand and in the trick")
+    legal, rule = legal_rule(hcards, cards, t, rules)
+    return {"legal": [card_str(c, notation) for c in legal], "rule": rule}
