@@ -63,9 +63,11 @@ def hand_features(hands, trumps):
 
 def tidy(result):
     """A simulation result of any game → its tidy DataFrame."""
-    from fastsim import bonken
+    from fastsim import bonken, klaverjassen
     if isinstance(result, bonken.Result):
         return tidy_bonken(result)
+    if isinstance(result, klaverjassen.Result):
+        return tidy_klaverjassen(result)
     return tidy_boerenbridge(result)
 
 
@@ -162,4 +164,57 @@ def tidy_bonken(result):
         "domino_loser": rep(d["loser"]) == seats,
     }
     cols.update(bonken_features(hands))
+    return pd.DataFrame(cols)
+
+
+def tidy_klaverjassen(result):
+    """A :class:`fastsim.klaverjassen.Result` → one row per (deal, seat): game, deal,
+    game_index, deal_no, dealer, seat, position (0 names first), team, policy, trump,
+    playing (the seat's team plays), caller, forced, hand, tricks, team_score, margin (team
+    score − the other team's), card_points, roem (the team's), nat (the team played and went
+    nat), pit (the team took every trick), and the hand's features under the deal's trump:
+    trump_count, trump_jack, trump_nine, aces (non-trump), call_value."""
+    from fastsim import klaverjassen_nb as knb
+    from fastsim.klaverjassen_schema import GAME as KGAME, POLICY_NAMES as KNAMES
+    d = result.deals
+    rows = len(d["deal"])
+    rep = lambda a: np.repeat(a, 4)  # noqa: E731
+    seats = np.tile(np.arange(4, dtype=np.int8), rows)
+    team = seats % 2
+    ridx = np.repeat(np.arange(rows), 4)
+    hands = d["hands"].ravel()
+    trump = rep(d["trump"]).astype(np.int64)
+    ts = d["team_scores"].astype(np.int64)
+    tr_ranks = (hands >> (16 * trump)) & RANK_MASK
+    aces = sum(((hands >> (16 * s + 12)) & 1) * (trump != s) for s in range(4))
+    playing = rep(d["playing_team"]) == team
+    cols = {
+        "game": pd.Categorical([KGAME] * (rows * 4), categories=[KGAME]),
+        "deal": rep(d["deal"]),
+        "game_index": rep(d["game"]),
+        "deal_no": rep(d["deal_no"]),
+        "dealer": rep(d["dealer"]),
+        "seat": seats,
+        "position": positions_of(d, 4).astype(np.int8).ravel(),
+        "team": team.astype(np.int8),
+        "policy": pd.Categorical.from_codes(np.tile(result.policies.astype(np.int64), rows),
+                                            categories=[KNAMES[i] for i in sorted(KNAMES)]),
+        "trump": pd.Categorical.from_codes(trump, categories=SUIT_LABELS[:4]),
+        "playing": playing,
+        "caller": rep(d["caller"]) == seats,
+        "forced": rep(d["forced"]),
+        "hand": hands,
+        "tricks": d["tricks"].ravel(),
+        "team_score": ts[ridx, team].astype(np.int16),
+        "margin": (ts[ridx, team] - ts[ridx, 1 - team]).astype(np.int16),
+        "card_points": d["card_points"][ridx, team],
+        "roem": d["roem"][ridx, team],
+        "nat": playing & rep(d["nat"]),
+        "pit": rep(d["pit"]) == team,
+        "trump_count": np.bitwise_count(tr_ranks).astype(np.int8),
+        "trump_jack": ((tr_ranks >> 9) & 1).astype(bool),
+        "trump_nine": ((tr_ranks >> 7) & 1).astype(bool),
+        "aces": aces.astype(np.int8),
+        "call_value": knb.call_values_nb(hands, trump).astype(np.int16),
+    }
     return pd.DataFrame(cols)

@@ -13,7 +13,15 @@ META_KEY = b"troef"
 
 
 def run_metadata(result):
-    from fastsim import bonken
+    from fastsim import bonken, klaverjassen
+    if isinstance(result, klaverjassen.Result):
+        from fastsim.klaverjassen_schema import POLICY_NAMES as KNAMES
+        r = result.rules
+        return {"game": "klaverjassen", "players": 4, "boompje": result.boompje,
+                "fixed_trump": result.fixed_trump, "fixed_team": result.fixed_team,
+                "amsterdam": r.amsterdam, "undertrump_forced": r.undertrump_forced,
+                "all_100": r.all_100, "first_dealer": r.first_dealer, "variants": r.variants,
+                "seed": result.seed, "policies": [KNAMES[int(p)] for p in result.policies]}
     if isinstance(result, bonken.Result):
         from fastsim.bonken_schema import CONTRACTS, POLICY_NAMES as BNAMES
         r = result.rules

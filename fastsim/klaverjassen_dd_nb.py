@@ -19,7 +19,7 @@ windows. The exact value is one full-window search; "does the playing team make 
 null-window search around 0.
 """
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from .bits import popcount_nb, lowest_nb, RANK_MASK
 from .klaverjassen_nb import legal_nb, beats_nb, strength_nb, points_nb, roem_nb, RUN_VALUE
@@ -367,3 +367,32 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
             tn = ptn + 1
             leader = P_leader[d]
         d += 1
+
+
+@njit(cache=True, parallel=True)
+def solve_batch_nb(hands, trumps, teams, leaders, amsterdam, undertrump_forced, all_100, chunk,
+                   out_margin, out_pit):
+    """Solve many full deals in parallel: the playing team's margin and whether it can
+    force a pit. Each chunk of deals has its own transposition table."""
+    n = hands.shape[0]
+    n_chunks = (n + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        keys = np.full(TT_SIZE, -1, dtype=np.int64)
+        lo = np.zeros(TT_SIZE, dtype=np.int32)
+        hi = np.zeros(TT_SIZE, dtype=np.int32)
+        mv = np.zeros(TT_SIZE, dtype=np.int8)
+        gens = np.full(TT_SIZE, -1, dtype=np.int32)
+        empty = np.full(4, -1, dtype=np.int64)
+        counter = np.zeros(1, dtype=np.int64)
+        gen = 0
+        for i in range(ci * chunk, min((ci + 1) * chunk, n)):
+            h = hands[i].copy()
+            gen += 1
+            out_margin[i] = search_nb(h, empty, 0, leaders[i], -INF, INF, trumps[i], teams[i], 0,
+                                      amsterdam, undertrump_forced, all_100, keys, lo, hi, mv,
+                                      gens, gen, counter)
+            gen += 1
+            left = popcount_nb(h[0] | h[1] | h[2] | h[3]) // 4
+            out_pit[i] = search_nb(h, empty, 0, leaders[i], left - 1, left, trumps[i], teams[i],
+                                   1, amsterdam, undertrump_forced, all_100, keys, lo, hi, mv,
+                                   gens, gen, counter) >= left

@@ -498,3 +498,121 @@ def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, f
             g_ndeals[g] = k
             g_winners[g, 0] = tot[0] >= tot[1]
             g_winners[g, 1] = tot[1] >= tot[0]
+
+
+# ----------------------------------------------------------------------------- trump advice
+
+@njit(cache=True, parallel=True)
+def trump_query_nb(seed, my_hand, my_pos, unseen, forced, condition, pol, amsterdam,
+                   undertrump_forced, all_100, play, start, count, chunk,
+                   out_ok, out_hands, out_trump, out_team, out_margin, out_nat, out_pit):
+    """Sample deals consistent with my hand and the passes before me, and evaluate each
+    option: name suit 0..3 (options 0..3) or pass (option 4, not when ``forced``).
+
+    Positions are seats here (dealer = seat 3): position p is on team p & 1. ``unseen``: the
+    24 cards not in my hand, dealt to the other positions in order (shuffle counters
+    0..22). With ``condition`` a sample is kept only when every earlier position (all
+    three others when ``forced``) would have passed under the heuristic call. For each
+    option: the resulting trump and playing team; with ``play`` also the deal played out
+    by ``pol`` (me: heuristic), giving my team's banked score minus the other team's,
+    whether my team went nat, and whether my team took every trick."""
+    rkey = run_key_nb(seed)
+    n_chunks = (count + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        deck = np.empty(24, dtype=np.int64)
+        dealt = np.empty(4, dtype=np.int64)
+        hands = np.empty(4, dtype=np.int64)
+        tpos = np.empty(4, dtype=np.int64)
+        won = np.zeros(4, dtype=np.int64)
+        cp = np.zeros(2, dtype=np.int64)
+        rm = np.zeros(2, dtype=np.int64)
+        sc = np.zeros(2, dtype=np.int64)
+        tt = np.zeros(2, dtype=np.int64)
+        d8 = np.empty((1, 4), dtype=np.int8)
+        d1 = np.empty(1, dtype=np.int8)
+        d16 = np.empty(1, dtype=np.int16)
+        for p in range(4):
+            tpos[p] = p & 1
+        me = my_pos & 1
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            dkey = deal_key_nb(rkey, start + i)
+            deck[:] = unseen
+            for k in range(23):
+                j = k + below_nb(dkey, k, 24 - k)
+                t = deck[k]
+                deck[k] = deck[j]
+                deck[j] = t
+            q = 0
+            for p in range(4):
+                if p == my_pos:
+                    dealt[p] = my_hand
+                else:
+                    m = np.int64(0)
+                    for k in range(8 * q, 8 * q + 8):
+                        m |= np.int64(1) << deck[k]
+                    dealt[p] = m
+                    q += 1
+                out_hands[i, p] = dealt[p]
+            ok = True
+            if condition:
+                for p in range(4):
+                    if p != my_pos and (p < my_pos or forced):
+                        if heuristic_call_nb(dealt[p], p, False) >= 0:
+                            ok = False
+            out_ok[i] = ok
+            if not ok:
+                continue
+            for o in range(5):
+                if o == 4 and forced:
+                    continue
+                if o < 4:
+                    trump = o
+                    playing = me
+                else:
+                    trump = -1
+                    playing = -1
+                    for p in range(my_pos + 1, 4):
+                        if pol[p] == POLICY_RANDOM:
+                            k = below_nb(dkey, CTR_CALL + p, 5)
+                            s = k if k < 4 else -1
+                        else:
+                            s = heuristic_call_nb(dealt[p], p, False)
+                        if s >= 0:
+                            trump = s
+                            playing = p & 1
+                            break
+                    if trump < 0:   # everyone passed: position 0 must name
+                        if pol[0] == POLICY_RANDOM and my_pos != 0:
+                            trump = below_nb(dkey, CTR_FORCED, 4)
+                        else:
+                            trump = heuristic_call_nb(dealt[0], 0, True)
+                        playing = 0
+                out_trump[i, o] = trump
+                out_team[i, o] = playing
+                if not play:
+                    continue
+                for p in range(4):
+                    hands[p] = dealt[p]
+                    won[p] = 0
+                cp[0] = 0
+                cp[1] = 0
+                rm[0] = 0
+                rm[1] = 0
+                play_out_nb(dkey, hands, pol, trump, tpos, playing, 0, 0, np.int64(0),
+                            amsterdam, undertrump_forced, all_100, won, cp, rm,
+                            d8, d1, d1, d16, d16, False)
+                tt[0] = won[0] + won[2]
+                tt[1] = won[1] + won[3]
+                nat, pit = score_deal_nb(cp, rm, playing, tt, sc)
+                out_margin[i, o] = sc[me] - sc[1 - me]
+                out_nat[i, o] = nat and playing == me
+                out_pit[i, o] = pit == me
+
+
+@njit(cache=True, parallel=True)
+def call_values_nb(hands, trumps):
+    """The heuristic call value of many hands, each under its trump."""
+    out = np.empty(hands.shape[0], dtype=np.int64)
+    for i in prange(hands.shape[0]):
+        out[i] = call_value_nb(hands[i], trumps[i])
+    return out
