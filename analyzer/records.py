@@ -128,6 +128,86 @@ def klaverjassen_records(result, start=0, stop=None, notation="en"):
         }
 
 
+def boonaken_records(result, start=0, stop=None, notation="en"):
+    """Boonaken deals: the shared shape plus ``preset``, ``table``, ``auction``, ``void``,
+    ``contract``, ``bid``, ``declarer``, ``misere_players``, ``exchange``, ``trump_named``,
+    ``roem``, ``draws``, ``card_points`` and ``results`` (see docs/boonaken.md)."""
+    from fastsim import boonaken_nb as bnb
+    from fastsim.boonaken_schema import (CONTRACTS, LADDER, LAYOUT_BLIND, LAYOUT_OPEN,
+                                         PRESET_PAGAT, PRESET_SEED)
+    if result.play is None:
+        raise ValueError("the simulation was not run with record=True")
+    d, play = result.deals, result.play
+    n = result.rules.players
+    preset = result.rules.preset_id
+    dealer = result.rules.first_dealer
+    seat = lambda p: (dealer + 1 + int(p)) % n  # noqa: E731
+    cs = lambda codes: [card_str(c, notation) for c in codes]  # noqa: E731
+    stop = len(d["info"]) if stop is None else stop
+    n_open, n_blind = int(LAYOUT_OPEN[preset, n]), int(LAYOUT_BLIND[preset, n])
+    for r in range(start, stop):
+        info = d["info"][r]
+        deck = [int(x) for x in play["deck"][r]]
+        base = 6 * n
+        if preset == PRESET_PAGAT and n <= 4:
+            blind, opn = deck[base:base + n_blind], deck[base + n_blind:base + n_blind + n_open]
+        else:
+            opn, blind = deck[base:base + n_open], deck[base + n_open:base + n_open + n_blind]
+        rest = deck[base + n_open + n_blind:]
+        table = {"open": cs(opn), "blind": cs(blind),
+                 "stock": cs(rest) if preset == PRESET_SEED else [],
+                 "sleeping": [] if preset == PRESET_SEED else cs(rest)}
+        auction = []
+        for k in range(int(info[bnb.I_NAUCTION])):
+            q, a = play["auction"][r, k]
+            auction.append([seat(q), "pass" if a < 0 else LADDER[int(a)]])
+        rec = {"players": n, "preset": result.rules.preset, "dealer": dealer,
+               "hands": [cs(codes_of(d["hands"][r, s])) for s in range(n)], "table": table,
+               "trump_card": None, "bids": None, "auction": auction,
+               "void": bool(info[bnb.I_VOID])}
+        keys = ["contract", "bid", "declarer", "misere_players", "exchange", "trump",
+                "trump_named", "roem", "tricks", "draws", "tricks_won", "card_points",
+                "results", "scores"]
+        if rec["void"]:
+            rec.update({k: None for k in keys})
+            yield rec
+            continue
+        contract = int(info[bnb.I_CONTRACT])
+        trump = int(info[bnb.I_TRUMP])
+        nt = int(info[bnb.I_NTRICKS])
+        tricks = _tricks(play, r, nt, seat, notation, n)
+        draws = []
+        if preset == PRESET_SEED:
+            for t in range(nt):
+                lead = int(play["leader"][r, t])
+                got = [[seat(lead + j), card_str(play["draws"][r, t, j], notation)]
+                       for j in range(n) if play["draws"][r, t, j] >= 0]
+                draws.append(got)
+        results = [[s, bool(d["result"][r, s] == 1)] for s in range(n) if d["result"][r, s] >= 0]
+        if contract == 1:
+            order = [int(x) for x in d["misere"][r] if x >= 0]
+            results.sort(key=lambda x: order.index(x[0]))
+        rec.update({
+            "contract": CONTRACTS[contract],
+            "bid": int(info[bnb.I_BID]) if contract == 0 else None,
+            "declarer": seat(info[bnb.I_DECL]),
+            "misere_players": [int(x) for x in d["misere"][r] if x >= 0] if contract == 1 else [],
+            "exchange": {"taken": cs(codes_of(info[bnb.I_TAKEN])),
+                         "discarded": cs(codes_of(info[bnb.I_DISCARDED]))},
+            "trump": SUITS[trump] if trump >= 0 else None,
+            "trump_named": bool(info[bnb.I_NAMED]),
+            "roem": int(info[bnb.I_ROEM]),
+            "tricks": tricks,
+            "draws": draws,
+            "tricks_won": [int(x) for x in d["tricks"][r]],
+            "card_points": [int(x) for x in d["card_points"][r]],
+            "results": results,
+            "scores": [0 if d["result"][r, s] < 0 else (1 if d["result"][r, s] == 1 else -1)
+                       for s in range(n)],
+        })
+        yield rec
+
+
 def write_jsonl(records, path):
     """Write records one JSON object per line, atomically (a temp file then rename)."""
     import os

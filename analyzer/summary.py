@@ -113,3 +113,55 @@ def klaverjassen_summary(result):
                            "shared": float(shared.mean()),
                            "mean_deals": float(g["n_deals"].mean())}
     return out
+
+
+def boonaken_summary(result):
+    """Per contract: how often it is played and made; per position: how often it declares
+    and makes it; the void (all-pass) rate."""
+    from fastsim import boonaken_nb as bnb
+    from fastsim.boonaken_schema import CONTRACTS
+    d = result.deals
+    info = d["info"]
+    n = result.rules.players
+    played = info[:, bnb.I_VOID] == 0
+    total = len(info)
+    out = {"game": "boonaken", "players": n, "preset": result.rules.preset, "deals": int(total),
+           "void_rate": float((~played).mean()) if total else 0.0, "contracts": [], "positions": []}
+    res = d["result"]
+    for c, name in enumerate(CONTRACTS):
+        m = played & (info[:, bnb.I_CONTRACT] == c)
+        decl = res[m]
+        made = (decl == 1).sum()
+        tried = (decl >= 0).sum()
+        out["contracts"].append({"contract": name, "deals": int(m.sum()),
+                                 "made_rate": float(made / tried) if tried else None,
+                                 "mean_bid": float(info[m, bnb.I_BID].mean()) if (c == 0 and m.any()) else None})
+    dealer = result.rules.first_dealer
+    for p in range(n):
+        s = (dealer + 1 + p) % n
+        tried = res[played, s] >= 0
+        out["positions"].append({"position": p, "seat": s,
+                                 "declare_rate": float(tried.mean()) if played.any() else 0.0,
+                                 "made_rate": float((res[played, s][tried] == 1).mean()) if tried.any() else None})
+    return out
+
+
+def boonaken_match_summary(mr):
+    """Match outcomes by position relative to each match's first dealer."""
+    m = mr.matches
+    n = mr.rules.players
+    out = {"game": "boonaken", "players": n, "preset": mr.rules.preset,
+           "matches": int(len(m["deals"])), "mean_deals": float(m["deals"].mean()),
+           "positions": []}
+    for p in range(n):
+        seat = (m["first_dealer"] + 1 + p) % n
+        idx = np.arange(len(seat))
+        e = {"position": p}
+        if mr.rules.preset == "leimuiden":
+            st = m["status"][idx, seat]
+            e.update({"safe_rate": float((st == 1).mean()), "pays_rate": float((st == -1).mean()),
+                      "undecided_rate": float((st == 0).mean())})
+        else:
+            e["win_rate"] = float((m["winner"] == seat).mean())
+        out["positions"].append(e)
+    return out

@@ -1,0 +1,86 @@
+"""Boonaken bid advice: how likely each bid is to be made as declarer.
+
+The unseen cards (other hands, blind, stock or sleeping cards) are dealt at random; in every
+sampled deal I declare and lead, exchange and play by the heuristic, the others play the
+chosen policy. A point bid is evaluated with each suit as trump (the heuristic keeps the
+best six for that trump): P(make b) for a level b is the best over the four suits of
+P(my card points + roem ≥ b); boonaak likewise with "every trick"; misère (alone) and
+zwabber once each. The highest bid worth making is the highest level whose chance is at
+least one half. numpy only.
+"""
+import numpy as np
+
+from fastsim import boonaken_nb as bnb
+from fastsim.boonaken_schema import (BOONAAK, LADDER, LAYOUT_OPEN, MISERE, POLICIES, ZWABBER,
+                                     build_rules)
+from fastsim.cards import SUITS, CardError, card_str, mask_of, parse_cards
+from fastsim.common import RulesError
+from fastsim.rng import check_seed
+from .stats_core import mean_ci, wilson
+
+WORTH = 0.5
+
+
+def bid_advice(players, hand, open_cards, preset="seed", samples=5000, policy="heuristic",
+               seed=0, notation="en", threads=None):
+    rules = build_rules(players, preset)
+    n = rules.players
+    h = parse_cards(hand, notation, deck=32) if isinstance(hand, str) else list(hand)
+    if len(h) != 6:
+        raise CardError(f"a Boonaken hand has 6 cards, got {len(h)}")
+    o = parse_cards(open_cards, notation, deck=32) if isinstance(open_cards, str) else list(open_cards)
+    need = int(LAYOUT_OPEN[rules.preset_id, n])
+    if len(o) != need:
+        raise RulesError(f"{rules.preset} with {n} players has {need} open table cards, got {len(o)}")
+    clash = set(h) & set(o)
+    if clash:
+        raise CardError(f"card {card_str(min(clash), notation)} is both in the hand and on the table")
+    if policy not in POLICIES:
+        raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
+    seed_u = check_seed(seed)
+    if threads is not None:
+        from fastsim.boerenbridge import set_threads
+        set_threads(threads)
+    known = set(h) | set(o)
+    unseen = np.array([16 * s + r for s in range(4) for r in range(5, 13) if 16 * s + r not in known],
+                      dtype=np.int64)
+    pts = np.zeros((samples, 4), dtype=np.int64)
+    allwin = np.zeros((samples, 4), dtype=np.bool_)
+    mis = np.zeros(samples, dtype=np.bool_)
+    zw = np.zeros(samples, dtype=np.bool_)
+    bnb.bid_query_nb(seed_u, n, rules.preset_id, np.int64(mask_of(h)), np.asarray(o, dtype=np.int64),
+                     unseen, POLICIES[policy], np.int64(0), np.int64(samples), np.int64(64),
+                     pts, allwin, mis, zw)
+    m = samples
+    rows = []
+    for level, name in enumerate(LADDER):
+        if level == MISERE:
+            hits, trump = int(mis.sum()), None
+        elif level == ZWABBER:
+            hits, trump = int(zw.sum()), None
+        elif level == BOONAAK:
+            per = allwin.sum(axis=0)
+            t = int(np.argmax(per))
+            hits, trump = int(per[t]), SUITS[t]
+        else:
+            per = (pts >= name).sum(axis=0)
+            t = int(np.argmax(per))
+            hits, trump = int(per[t]), SUITS[t]
+        lo, hi = wilson(hits, m)
+        rows.append({"bid": name, "p_make": hits / m, "p_make_ci": [float(lo), float(hi)],
+                     "trump": trump})
+    expected = {}
+    for t in range(4):
+        mean = float(pts[:, t].mean())
+        sd = float(pts[:, t].std(ddof=1)) if m > 1 else 0.0
+        lo, hi, _ = mean_ci(mean, sd, m)
+        expected[SUITS[t]] = {"mean": mean, "ci": [float(lo), float(hi)]}
+    best_t = max(expected, key=lambda k: expected[k]["mean"])
+    worth = [r for r in rows if r["p_make"] >= WORTH]
+    return {"game": "boonaken", "players": n, "preset": rules.preset,
+            "hand": [card_str(c, notation) for c in sorted(h)],
+            "open": [card_str(c, notation) for c in o], "policy": policy, "seed": seed,
+            "samples": m, "bids": rows, "expected_points": expected, "best_trump": best_t,
+            "highest_bid": worth[-1]["bid"] if worth else None}

@@ -1,0 +1,97 @@
+"""Boonaken: the thin Python front of :mod:`fastsim.boonaken_nb`."""
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import boonaken_nb as nb
+from .boerenbridge import set_threads
+from .boonaken_schema import (MAX_AUCTION, MAX_TRICKS,
+                              Rules, RulesError, build_rules, parse_seat_policies)
+from .rng import check_seed
+
+INFO_FIELDS = ["void", "contract", "level", "bid", "declarer_pos", "n_misere", "trump",
+               "trump_named", "roem", "n_tricks", "n_auction", "taken", "discarded", "open",
+               "blind", "stock", "sleeping"]
+
+
+@dataclass
+class Result:
+    rules: Rules
+    policies: np.ndarray
+    seed: int
+    deals: dict
+    play: dict | None = None
+
+    @property
+    def n_deals(self):
+        return len(self.deals["info"])
+
+
+@dataclass
+class MatchResult:
+    rules: Rules
+    policies: np.ndarray
+    seed: int
+    matches: dict
+
+
+def _check(rules, policies, n):
+    if not isinstance(rules, Rules):
+        raise TypeError("rules must come from build_rules()")
+    if policies is None:
+        policies = parse_seat_policies(rules.players)
+    policies = np.asarray(policies, dtype=np.int64)
+    if policies.shape != (rules.players,):
+        raise RulesError(f"need one policy per seat ({rules.players})")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise RulesError(f"number of deals/matches must be a non-negative integer, got {n!r}")
+    return policies
+
+
+def simulate(rules, n_deals, seed=0, policies=None, threads=None, chunk=256, start=0,
+             record=False):
+    """Independent deals (the dealer fixed at ``rules.first_dealer``)."""
+    policies = _check(rules, policies, n_deals)
+    seed_u = check_seed(seed)
+    set_threads(threads)
+    n = rules.players
+    d = {"info": np.zeros((n_deals, nb.N_INFO), dtype=np.int64),
+         "hands": np.zeros((n_deals, n), dtype=np.int64),
+         "misere": np.full((n_deals, 5), -1, dtype=np.int64),
+         "tricks": np.zeros((n_deals, n), dtype=np.int64),
+         "card_points": np.zeros((n_deals, n), dtype=np.int64),
+         "result": np.full((n_deals, n), -1, dtype=np.int64)}
+    rows = n_deals if record else 1
+    play = {"auction": np.full((rows, MAX_AUCTION, 2), -2, dtype=np.int64),
+            "cards": np.full((rows, MAX_TRICKS, 5), -1, dtype=np.int64),
+            "leader": np.full((rows, MAX_TRICKS), -1, dtype=np.int64),
+            "winner": np.full((rows, MAX_TRICKS), -1, dtype=np.int64),
+            "draws": np.full((rows, MAX_TRICKS, 5), -1, dtype=np.int64),
+            "deck": np.full((rows, 32), -1, dtype=np.int64)}
+    if n_deals:
+        nb.run_deals_nb(seed_u, n, rules.preset_id, rules.first_dealer, policies,
+                        np.int64(start), np.int64(n_deals), np.int64(chunk), d["info"],
+                        d["hands"], d["misere"], d["tricks"], d["card_points"], d["result"],
+                        record, play["auction"], play["cards"], play["leader"],
+                        play["winner"], play["draws"], play["deck"])
+    return Result(rules=rules, policies=policies, seed=int(seed), deals=d,
+                  play=play if record else None)
+
+
+def simulate_matches(rules, n_matches, seed=0, policies=None, threads=None, chunk=64, start=0):
+    """Whole matches; the first dealer rotates with the match index."""
+    policies = _check(rules, policies, n_matches)
+    seed_u = check_seed(seed)
+    set_threads(threads)
+    n = rules.players
+    m = {"deals": np.zeros(n_matches, dtype=np.int64),
+         "winner": np.full(n_matches, -1, dtype=np.int64),
+         "status": np.zeros((n_matches, n), dtype=np.int64),
+         "plus": np.zeros((n_matches, n), dtype=np.int64),
+         "walk": np.zeros((n_matches, n), dtype=np.int64),
+         "first_dealer": np.zeros(n_matches, dtype=np.int64)}
+    if n_matches:
+        nb.run_matches_nb(seed_u, n, rules.preset_id, rules.first_dealer, policies,
+                          np.int64(start), np.int64(n_matches), np.int64(chunk), m["deals"],
+                          m["winner"], m["status"], m["plus"], m["walk"], m["first_dealer"])
+    return MatchResult(rules=rules, policies=policies, seed=int(seed), matches=m)

@@ -1,0 +1,923 @@
+"""Boonaken kernels (RULES §4, presets seed / pagat / leimuiden): roem and melds, the deal
+layout, the auction, exchange and trump, play with drawing, results, matches.
+
+In short: 32 cards, 2–5 players each for themselves, 6 cards each plus open/blind table cards.
+Trump J 9 A K Q T 8 7 (20 14 11 3 2 10), plain A K Q J T 9 8 7 (11 3 2 1 10). Players bid
+points (25..380), misère (no trick; others may join), zwabber (all tricks, no trump) or
+boonaak (all tricks, own trump); the declarer exchanges with the table, names trump and
+leads. A point bid is made when card points + roem reach it. Exact details and the policies:
+``docs/boonaken.md``. Per-player arrays are indexed by *position* (0 = left of the dealer).
+"""
+import numpy as np
+from numba import njit, prange
+
+from .bits import popcount_nb, lowest_nb, highest_nb, suit_mask_nb, RANK_MASK
+from .play_nb import random_card_nb
+from .rng import run_key_nb, deal_key_nb, below_nb
+from .boonaken_schema import (
+    TRUMP_STRENGTH, PLAIN_STRENGTH, TRUMP_POINTS, PLAIN_POINTS, LADDER_VALUE, MISERE, ZWABBER,
+    BOONAAK, LAYOUT_OPEN, LAYOUT_BLIND, POLICY_RANDOM, CTR_AUCTION, CTR_AUCTION_PICK,
+    CTR_EXCHANGE, CTR_TRUMP, CTR_PLAY, PRESET_SEED, PRESET_LEIMUIDEN, MAX_AUCTION, MAX_TRICKS,
+    CONTRACT_POINTS, CONTRACT_MISERE, CONTRACT_ZWABBER, CONTRACT_BOONAAK, MATCH_STRIDE,
+    MAX_MATCH_DEALS,
+)
+
+DECK32 = np.array([16 * s + r for s in range(4) for r in range(5, 13)], dtype=np.int64)
+FULL32 = np.int64(sum(1 << int(c) for c in DECK32))
+
+
+def _run_tables():
+    """Per 13-bit rank set: (sum of maximal runs, largest run, run holding Q and K), for the
+    normal run values and for leimuiden (6 in a row = 100)."""
+    vals = [{3: 20, 4: 50, 5: 100, 6: 200}, {3: 20, 4: 50, 5: 100, 6: 100}]
+    tsum = np.zeros((2, 1 << 13), dtype=np.int64)
+    tmax = np.zeros((2, 1 << 13), dtype=np.int64)
+    tkq = np.zeros((2, 1 << 13), dtype=np.int64)
+    for x in range(1 << 13):
+        runs = []
+        r = 0
+        while r < 13:
+            if x >> r & 1:
+                s = r
+                while r < 13 and x >> r & 1:
+                    r += 1
+                runs.append((s, r - s))
+            else:
+                r += 1
+        for k in range(2):
+            for s, ln in runs:
+                if ln >= 3:
+                    v = vals[k][min(ln, 6)]
+                    tsum[k, x] += v
+                    tmax[k, x] = max(tmax[k, x], v)
+                    if s <= 10 and s + ln - 1 >= 11:
+                        tkq[k, x] = v
+    return tsum, tmax, tkq
+
+
+RUN_SUM, RUN_MAX, RUN_KQ = _run_tables()
+
+
+# ----------------------------------------------------------------------------- cards
+
+@njit(cache=True, inline="always")
+def strength_nb(card, trump):
+    r = card & 15
+    if card >> 4 == trump:
+        return TRUMP_STRENGTH[r] + 8
+    return PLAIN_STRENGTH[r]
+
+
+@njit(cache=True, inline="always")
+def points_nb(card, trump):
+    if card >> 4 == trump:
+        return TRUMP_POINTS[card & 15]
+    return PLAIN_POINTS[card & 15]
+
+
+@njit(cache=True, inline="always")
+def beats_nb(card, winner, led, trump):
+    cs = card >> 4
+    ws = winner >> 4
+    if cs == trump:
+        return ws != trump or strength_nb(card, trump) > strength_nb(winner, trump)
+    if ws == trump:
+        return False
+    return cs == ws and strength_nb(card, trump) > strength_nb(winner, trump)
+
+
+@njit(cache=True)
+def mask_points_nb(cards, trump):
+    p = 0
+    x = cards
+    while x:
+        p += points_nb(lowest_nb(x), trump)
+        x &= x - 1
+    return p
+
+
+@njit(cache=True)
+def _fours_nb(cards):
+    v = 0
+    common = cards & (cards >> 16) & (cards >> 32) & (cards >> 48) & RANK_MASK
+    while common:
+        r = lowest_nb(common)
+        common &= common - 1
+        if r == 9:
+            v += 200
+        elif r >= 10:
+            v += 100
+    return v
+
+
+@njit(cache=True)
+def roem_sum_nb(cards, trump, lm):
+    """All runs + all four-of-a-kinds + stuk (pagat/leimuiden roem of the kept hand)."""
+    v = _fours_nb(cards)
+    for s in range(4):
+        v += RUN_SUM[lm, (cards >> (16 * s)) & RANK_MASK]
+    if trump >= 0 and ((cards >> (16 * trump + 10)) & 3) == 3:
+        v += 20
+    return v
+
+
+@njit(cache=True)
+def best_meld_nb(cards, trump, lm):
+    """The largest single meld: a run (+20 with the trump K and Q in it), a four of a kind,
+    or a lone stuk."""
+    best = 0
+    common = cards & (cards >> 16) & (cards >> 32) & (cards >> 48) & RANK_MASK
+    while common:
+        r = lowest_nb(common)
+        common &= common - 1
+        v = 200 if r == 9 else (100 if r >= 10 else 0)
+        best = max(best, v)
+    for s in range(4):
+        ranks = (cards >> (16 * s)) & RANK_MASK
+        best = max(best, RUN_MAX[lm, ranks])
+        if s == trump and ((ranks >> 10) & 3) == 3:
+            kq = RUN_KQ[lm, ranks]
+            best = max(best, kq + 20 if kq > 0 else 20)
+    return best
+
+
+# ----------------------------------------------------------------------------- heuristics
+
+@njit(cache=True, inline="always")
+def _bonus_nb(card, trump, n):
+    r = card & 15
+    if card >> 4 == trump:
+        return 4 * (n - 1) if (r == 9 or r == 7 or r == 12) else 0
+    return 4 * (n - 1) if r == 12 else 0
+
+
+@njit(cache=True)
+def best_six_nb(holding, trump, n):
+    """The 6 cards of ``holding`` with the largest points + win bonus (ties: stronger, then
+    lower card code)."""
+    keep = np.int64(0)
+    for _ in range(min(6, popcount_nb(holding))):
+        best = -1
+        best_k = -1
+        x = holding & ~keep
+        while x:
+            c = lowest_nb(x)
+            x &= x - 1
+            k = ((points_nb(c, trump) + _bonus_nb(c, trump, n)) * 16 + strength_nb(c, trump)) * 64 + (63 - c)
+            if k > best_k:
+                best_k = k
+                best = c
+        keep |= np.int64(1) << best
+    return keep
+
+
+@njit(cache=True)
+def extreme_six_nb(holding, low):
+    """The 6 weakest (``low``) or strongest plain cards (ties: lower card code)."""
+    keep = np.int64(0)
+    for _ in range(min(6, popcount_nb(holding))):
+        best = -1
+        best_k = -1
+        x = holding & ~keep
+        while x:
+            c = lowest_nb(x)
+            x &= x - 1
+            st = PLAIN_STRENGTH[c & 15]
+            k = ((7 - st) if low else st) * 64 + (63 - c)
+            if k > best_k:
+                best_k = k
+                best = c
+        keep |= np.int64(1) << best
+    return keep
+
+
+@njit(cache=True)
+def value_nb(cards, trump, n, preset):
+    v = 0
+    x = cards
+    while x:
+        c = lowest_nb(x)
+        x &= x - 1
+        v += points_nb(c, trump) + _bonus_nb(c, trump, n)
+    lm = 1 if preset == PRESET_LEIMUIDEN else 0
+    if preset == PRESET_SEED:
+        v += best_meld_nb(cards, trump, lm)
+    else:
+        v += roem_sum_nb(cards, trump, lm)
+    return v
+
+
+@njit(cache=True)
+def best_trump_nb(holding, n, preset):
+    """(suit, E) with the largest value of the best six under it (ties: lower suit)."""
+    bt = 0
+    be = -1
+    for t in range(4):
+        e = value_nb(best_six_nb(holding, t, n), t, n, preset)
+        if e > be:
+            be = e
+            bt = t
+    return bt, be
+
+
+@njit(cache=True)
+def wants_nb(hand):
+    """(boonaak, zwabber, misère) wishes of the heuristic bidder."""
+    boon = False
+    for s in range(4):
+        if ((hand >> (16 * s + 9)) & 1) and ((hand >> (16 * s + 7)) & 1) and ((hand >> (16 * s + 12)) & 1):
+            other = hand & ~(np.int64(1) << (16 * s + 9)) & ~(np.int64(1) << (16 * s + 7)) \
+                & ~(np.int64(1) << (16 * s + 12))
+            ok = True
+            x = other
+            while x:
+                c = lowest_nb(x)
+                x &= x - 1
+                if (c >> 4) != s and (c & 15) != 12:
+                    ok = False
+            if ok:
+                boon = True
+    zw = True
+    x = hand
+    while x:
+        c = lowest_nb(x)
+        x &= x - 1
+        s = c >> 4
+        r = c & 15
+        above = RANK_MASK & ~((2 << r) - 1) & (0x1FE0)   # stronger plain ranks (up to A)
+        if ((hand >> (16 * s)) & above) != above:
+            zw = False
+    mis = True
+    nines = 0
+    x = hand
+    while x:
+        c = lowest_nb(x)
+        x &= x - 1
+        r = c & 15
+        if r > 7:
+            mis = False
+        if r == 7:
+            nines += 1
+    if nines > 1:
+        mis = False
+    return boon, zw, mis
+
+
+# ----------------------------------------------------------------------------- rules
+
+@njit(cache=True)
+def legal_nb(hand, led, trump, hi, preset):
+    """Legal cards; ``hi`` = the strongest trump in the trick so far (-1 if none)."""
+    if led < 0:
+        return hand
+    tm = suit_mask_nb(trump) if trump >= 0 else np.int64(0)
+    trumps = hand & tm
+    if preset != PRESET_LEIMUIDEN:
+        follow = hand & suit_mask_nb(led)
+        if follow:
+            return follow
+        if trumps:
+            return trumps
+        return hand
+    if led == trump:
+        jack = np.int64(1) << (16 * trump + 9)
+        return trumps if (trumps & ~jack) else hand
+    follow = hand & suit_mask_nb(led)
+    legal = (follow | trumps) if follow else hand
+    if trump >= 0 and hi >= 0:
+        low = np.int64(0)
+        x = trumps
+        while x:
+            c = lowest_nb(x)
+            x &= x - 1
+            if strength_nb(c, trump) < strength_nb(hi, trump):
+                low |= np.int64(1) << c
+        if legal & ~low:
+            legal &= ~low
+    return legal
+
+
+@njit(cache=True, inline="always")
+def _pick(cards, trump, mode):
+    """mode 0: lowest strength; 1: highest strength; 2: fewest points; 3: most points (ties:
+    lower strength, then lower card code)."""
+    best = -1
+    best_k = 0
+    x = cards
+    while x:
+        c = lowest_nb(x)
+        x &= x - 1
+        st = strength_nb(c, trump)
+        if mode == 0:
+            k = -st * 64 - c
+        elif mode == 1:
+            k = st * 64 - c
+        elif mode == 2:
+            k = -(points_nb(c, trump) * 16 + st) * 64 - c
+        else:
+            k = (points_nb(c, trump) * 16 - st) * 64 - c
+        if best < 0 or k > best_k:
+            best_k = k
+            best = c
+    return best
+
+
+@njit(cache=True)
+def heuristic_card_nb(hand, legal, j, n, led, winner, trump, avoid, unseen):
+    if avoid:
+        if j == 0:
+            return _pick(hand, trump, 0)
+        u = np.int64(0)
+        x = legal
+        while x:
+            c = lowest_nb(x)
+            x &= x - 1
+            if not beats_nb(c, winner, led, trump):
+                u |= np.int64(1) << c
+        if u:
+            return _pick(u, trump, 1)
+        return _pick(legal, trump, 1 if j == n - 1 else 0)
+    if j == 0:
+        top = np.int64(0)
+        x = hand
+        while x:
+            c = lowest_nb(x)
+            x &= x - 1
+            s = c >> 4
+            st = strength_nb(c, trump)
+            y = unseen & suit_mask_nb(s)
+            stronger = False
+            while y:
+                d = lowest_nb(y)
+                y &= y - 1
+                if strength_nb(d, trump) > st:
+                    stronger = True
+                    break
+            if not stronger:
+                top |= np.int64(1) << c
+        if top:
+            return _pick(top, trump, 3)
+        return _pick(hand, trump, 2)
+    w = np.int64(0)
+    x = legal
+    while x:
+        c = lowest_nb(x)
+        x &= x - 1
+        if beats_nb(c, winner, led, trump):
+            w |= np.int64(1) << c
+    if w:
+        return _pick(w, trump, 0)
+    return _pick(legal, trump, 2)
+
+
+# ----------------------------------------------------------------------------- one deal
+
+# fields of the per-deal integer record ``info``
+I_VOID, I_CONTRACT, I_LEVEL, I_BID, I_DECL, I_NMIS, I_TRUMP, I_NAMED, I_ROEM, I_NTRICKS, \
+    I_NAUCTION, I_TAKEN, I_DISCARDED, I_OPEN, I_BLIND, I_STOCK, I_SLEEP = range(17)
+N_INFO = 17
+
+
+@njit(cache=True)
+def play_deal_nb(dkey, n, preset, pol, deck, hands, info, mis, won, cpts, result,
+                 rec_auction, rec_cards, rec_lead, rec_win, rec_draw, rec_deck, record):
+    """Deal, auction, exchange, play and judge one deal among ``n`` positions."""
+    lm = 1 if preset == PRESET_LEIMUIDEN else 0
+    deck[:] = DECK32
+    for i in range(31):
+        j = i + below_nb(dkey, i, 32 - i)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    if record:
+        for i in range(32):
+            rec_deck[i] = deck[i]
+    for p in range(n):
+        m = np.int64(0)
+        for i in range(6 * p, 6 * p + 6):
+            m |= np.int64(1) << deck[i]
+        hands[p] = m
+        won[p] = 0
+        cpts[p] = 0
+        result[p] = -1
+    base = 6 * n
+    n_open = LAYOUT_OPEN[preset, n]
+    n_blind = LAYOUT_BLIND[preset, n]
+    if preset == 1 and n <= 4:          # pagat: blind cards first, then the open ones
+        blind_at = base
+        open_at = base + n_blind
+    else:
+        open_at = base
+        blind_at = base + n_open
+    open_mask = np.int64(0)
+    for i in range(open_at, open_at + n_open):
+        open_mask |= np.int64(1) << deck[i]
+    blind_mask = np.int64(0)
+    for i in range(blind_at, blind_at + n_blind):
+        blind_mask |= np.int64(1) << deck[i]
+    rest_at = base + n_open + n_blind
+    rest = np.int64(0)
+    for i in range(rest_at, 32):
+        rest |= np.int64(1) << deck[i]
+    info[I_OPEN] = open_mask
+    info[I_BLIND] = blind_mask
+    if preset == PRESET_SEED:
+        info[I_STOCK] = rest
+        info[I_SLEEP] = 0
+    else:
+        info[I_STOCK] = 0
+        info[I_SLEEP] = rest
+
+    # ---- auction
+    passed = np.zeros(5, dtype=np.bool_)
+    in_mis = np.zeros(5, dtype=np.bool_)
+    want_b = np.zeros(5, dtype=np.bool_)
+    want_z = np.zeros(5, dtype=np.bool_)
+    want_m = np.zeros(5, dtype=np.bool_)
+    est = np.zeros(5, dtype=np.int64)
+    for p in range(n):
+        if pol[p] != POLICY_RANDOM:
+            b, z, mm = wants_nb(hands[p])
+            want_b[p] = b
+            want_z[p] = z
+            want_m[p] = mm
+            t, e = best_trump_nb(hands[p] | open_mask, n, preset)
+            est[p] = (e * 4) // 5
+    standing = -1
+    holder = -1
+    n_mis = 0
+    k = 0
+    turn = 0
+    void = False
+    while True:
+        n_active = 0
+        n_open_players = 0
+        for p in range(n):
+            if not passed[p]:
+                n_active += 1
+                current = standing >= 0 and (p == holder or (standing == MISERE and in_mis[p]))
+                if not current:
+                    n_open_players += 1
+        if n_active == 0:
+            void = True
+            break
+        if standing >= 0 and n_open_players == 0:
+            break
+        q = turn % n
+        while passed[q] or (standing >= 0 and (q == holder or (standing == MISERE and in_mis[q]))):
+            q = (q + 1) % n
+        can_join = standing == MISERE and not in_mis[q]
+        action = -1      # -1 pass, 0..74 a level (16 as a join when can_join)
+        if pol[q] == POLICY_RANDOM:
+            if below_nb(dkey, CTR_AUCTION + k, 2) == 1:
+                count = (1 if can_join else 0) + (74 - standing)
+                if count > 0:
+                    i = below_nb(dkey, CTR_AUCTION_PICK + k, count)
+                    if can_join:
+                        action = MISERE if i == 0 else standing + i
+                    else:
+                        action = standing + 1 + i
+        else:
+            if want_b[q] and standing < BOONAAK:
+                action = BOONAAK
+            elif want_z[q] and standing < ZWABBER:
+                action = ZWABBER
+            elif want_m[q] and (standing < MISERE or can_join):
+                action = MISERE
+            else:
+                lvl = standing + 1
+                while lvl <= 73 and (lvl == MISERE or lvl == ZWABBER):
+                    lvl += 1
+                if standing < 73 and lvl <= 73 and LADDER_VALUE[lvl] <= est[q]:
+                    action = lvl
+        if record and k < MAX_AUCTION:
+            rec_auction[k, 0] = q
+            rec_auction[k, 1] = action
+        if action < 0:
+            passed[q] = True
+        elif action == MISERE and can_join:
+            mis[n_mis] = q
+            n_mis += 1
+            in_mis[q] = True
+        else:
+            standing = action
+            holder = q
+            for p in range(n):
+                in_mis[p] = False
+            n_mis = 0
+            if action == MISERE:
+                mis[0] = q
+                n_mis = 1
+                in_mis[q] = True
+        k += 1
+        turn = q + 1
+    info[I_NAUCTION] = k
+    info[I_VOID] = void
+    if void:
+        return
+    decl = holder
+    if standing == MISERE:
+        contract = CONTRACT_MISERE
+    elif standing == ZWABBER:
+        contract = CONTRACT_ZWABBER
+    elif standing == BOONAAK:
+        contract = CONTRACT_BOONAAK
+    else:
+        contract = CONTRACT_POINTS
+    info[I_CONTRACT] = contract
+    info[I_LEVEL] = standing
+    info[I_BID] = LADDER_VALUE[standing]
+    info[I_DECL] = decl
+    info[I_NMIS] = n_mis
+
+    play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis, won, cpts,
+                     result, decl, contract, standing, open_mask, blind_mask, open_at, n_open,
+                     rest_at, -2, rec_cards, rec_lead, rec_win, rec_draw, record)
+
+
+@njit(cache=True)
+def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis, won, cpts,
+                     result, decl, contract, standing, open_mask, blind_mask, open_at, n_open,
+                     rest_at, fixed_trump, rec_cards, rec_lead, rec_win, rec_draw, record):
+    """Exchange, trump, play and results of a contract won by position ``decl``.
+    ``fixed_trump`` >= 0 makes a heuristic declarer of a point bid or boonaak exchange for
+    and name that suit (the bid query evaluates every suit); -2: the policy decides."""
+    lm = 1 if preset == PRESET_LEIMUIDEN else 0
+    for p in range(n):
+        won[p] = 0
+        cpts[p] = 0
+        result[p] = -1
+    # ---- exchange and trump
+    hand = hands[decl]
+    table = open_mask | (blind_mask if preset != PRESET_SEED else np.int64(0))
+    holding = hand | table
+    trump = -1
+    named = True
+    if pol[decl] == POLICY_RANDOM:
+        if preset == PRESET_SEED:
+            cur = hand
+            for i in range(n_open):          # the open cards in deal order
+                c = deck[open_at + i]
+                if below_nb(dkey, CTR_EXCHANGE + 2 * i, 2) == 1:
+                    idx = below_nb(dkey, CTR_EXCHANGE + 2 * i + 1, 6)
+                    y = cur
+                    for _ in range(idx):
+                        y &= y - 1
+                    cur = (cur & ~(np.int64(1) << lowest_nb(y))) | (np.int64(1) << c)
+            keep = cur
+        else:
+            cur = holding
+            kk = popcount_nb(table)
+            for i in range(kk):
+                idx = below_nb(dkey, CTR_EXCHANGE + i, popcount_nb(cur))
+                y = cur
+                for _ in range(idx):
+                    y &= y - 1
+                cur &= ~(np.int64(1) << lowest_nb(y))
+            keep = cur
+        if contract == CONTRACT_POINTS or contract == CONTRACT_BOONAAK:
+            t = below_nb(dkey, CTR_TRUMP, 5)
+            if t < 4:
+                trump = t
+            else:
+                named = False
+        elif contract == CONTRACT_MISERE and preset == PRESET_LEIMUIDEN and n_mis == 1:
+            trump = below_nb(dkey, CTR_TRUMP, 4)
+    else:
+        if contract == CONTRACT_POINTS or contract == CONTRACT_BOONAAK:
+            if fixed_trump >= 0:
+                t = fixed_trump
+            else:
+                t, e = best_trump_nb(holding, n, preset)
+            keep = best_six_nb(holding, t, n)
+            trump = t
+        elif contract == CONTRACT_MISERE:
+            keep = extreme_six_nb(holding, True)
+            if preset == PRESET_LEIMUIDEN and n_mis == 1:
+                bt = 0
+                bc = 99
+                for s in range(4):
+                    cnt = popcount_nb(keep & suit_mask_nb(s))
+                    if cnt < bc:
+                        bc = cnt
+                        bt = s
+                trump = bt
+        else:
+            keep = extreme_six_nb(holding, False)
+    info[I_TAKEN] = keep & table
+    info[I_DISCARDED] = hand & ~keep
+    hands_now = hands.copy()
+    hands_now[decl] = keep
+
+    # ---- play
+    played = np.int64(0)
+    stock_pos = rest_at
+    leader = decl if contract != CONTRACT_MISERE else mis[0]
+    t = 0
+    first_hands = hands_now.copy()
+    while hands_now[leader] != 0 and t < MAX_TRICKS:
+        led = -1
+        winner = -1
+        wpos = -1
+        hi = -1
+        trick = np.int64(0)
+        for j in range(n):
+            p = (leader + j) % n
+            h = hands_now[p]
+            legal = legal_nb(h, led, trump, hi, preset)
+            if pol[p] == POLICY_RANDOM:
+                c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
+            else:
+                avoid = contract == CONTRACT_MISERE and in_mis[p]
+                c = heuristic_card_nb(h, legal, j, n, led, winner, trump, avoid,
+                                      FULL32 & ~(h | played))
+            if t == 0 and j == 0 and not named:
+                trump = c >> 4
+            bit = np.int64(1) << c
+            hands_now[p] = h & ~bit
+            played |= bit
+            trick |= bit
+            if j == 0:
+                led = c >> 4
+                winner = c
+                wpos = p
+            elif beats_nb(c, winner, led, trump):
+                winner = c
+                wpos = p
+            if trump >= 0 and (c >> 4) == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
+                hi = c
+            if record:
+                rec_cards[t, j] = c
+        won[wpos] += 1
+        cpts[wpos] += mask_points_nb(trick, trump)
+        if record:
+            rec_lead[t] = leader
+            rec_win[t] = wpos
+        if preset == PRESET_SEED and 32 - stock_pos >= n:
+            for j in range(n):
+                p = (leader + j) % n
+                hands_now[p] |= np.int64(1) << deck[stock_pos]
+                if record:
+                    rec_draw[t, j] = deck[stock_pos]
+                stock_pos += 1
+        leader = wpos
+        t += 1
+    info[I_NTRICKS] = t
+    info[I_TRUMP] = trump
+    info[I_NAMED] = named
+
+    # ---- results
+    roem = 0
+    if contract == CONTRACT_POINTS:
+        if preset == PRESET_SEED:
+            mine = best_meld_nb(first_hands[decl], trump, lm)
+            stands = True
+            for p in range(n):
+                if p != decl and best_meld_nb(first_hands[p], trump, lm) > mine:
+                    stands = False
+            roem = mine if stands else 0
+        else:
+            roem = roem_sum_nb(keep, trump, lm)
+        result[decl] = 1 if cpts[decl] + roem >= LADDER_VALUE[standing] else 0
+    elif contract == CONTRACT_MISERE:
+        for i in range(n_mis):
+            result[mis[i]] = 1 if won[mis[i]] == 0 else 0
+    else:
+        result[decl] = 1 if won[decl] == t else 0
+    info[I_ROEM] = roem
+
+
+# ----------------------------------------------------------------------------- runs
+
+@njit(cache=True, parallel=True)
+def run_deals_nb(seed, n, preset, dealer, seat_pol, start, count, chunk,
+                 o_info, o_hands, o_mis, o_won, o_cpts, o_result,
+                 record, r_auction, r_cards, r_lead, r_win, r_draw, r_deck):
+    """Independent deals ``start ..`` with a fixed dealer; per-seat outputs."""
+    rkey = run_key_nb(seed)
+    n_chunks = (count + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        deck = np.empty(32, dtype=np.int64)
+        hands = np.zeros(5, dtype=np.int64)
+        info = np.zeros(N_INFO, dtype=np.int64)
+        mis = np.zeros(5, dtype=np.int64)
+        won = np.zeros(5, dtype=np.int64)
+        cpts = np.zeros(5, dtype=np.int64)
+        res = np.zeros(5, dtype=np.int64)
+        pol = np.zeros(5, dtype=np.int64)
+        for p in range(n):
+            pol[p] = seat_pol[(dealer + 1 + p) % n]
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            dkey = deal_key_nb(rkey, start + i)
+            ri = i if record else 0
+            play_deal_nb(dkey, n, preset, pol, deck, hands, info, mis, won, cpts, res,
+                         r_auction[ri], r_cards[ri], r_lead[ri], r_win[ri], r_draw[ri],
+                         r_deck[ri], record)
+            for f in range(N_INFO):
+                o_info[i, f] = info[f]
+            for p in range(n):
+                s = (dealer + 1 + p) % n
+                o_hands[i, s] = hands[p]
+                o_won[i, s] = won[p]
+                o_cpts[i, s] = cpts[p]
+                o_result[i, s] = res[p]
+            for q in range(info[I_NMIS]):
+                o_mis[i, q] = (dealer + 1 + mis[q]) % n
+            for q in range(info[I_NMIS], 5):
+                o_mis[i, q] = -1
+
+
+@njit(cache=True, parallel=True)
+def run_matches_nb(seed, n0, preset, first_dealer, seat_pol, start, count, chunk,
+                   m_deals, m_winner, m_status, m_plus, m_walk, m_first_dealer):
+    """Whole matches. seed/pagat: the first seat to two + wins (``m_winner``); leimuiden:
+    the ±1 walk, ``m_status`` 1 safe, −1 pays, 0 undecided. Matches start with the dealer
+    rotating from ``first_dealer`` by match index so positions are balanced."""
+    rkey = run_key_nb(seed)
+    n_chunks = (count + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        deck = np.empty(32, dtype=np.int64)
+        hands = np.zeros(5, dtype=np.int64)
+        info = np.zeros(N_INFO, dtype=np.int64)
+        mis = np.zeros(5, dtype=np.int64)
+        won = np.zeros(5, dtype=np.int64)
+        cpts = np.zeros(5, dtype=np.int64)
+        res = np.zeros(5, dtype=np.int64)
+        pol = np.zeros(5, dtype=np.int64)
+        seats = np.zeros(5, dtype=np.int64)
+        plus = np.zeros(5, dtype=np.int64)
+        walk = np.zeros(5, dtype=np.int64)
+        active = np.zeros(5, dtype=np.bool_)
+        da = np.zeros((1, 2), dtype=np.int64)
+        dc = np.zeros((1, 5), dtype=np.int64)
+        dl = np.zeros(1, dtype=np.int64)
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            m = start + i
+            dealer = (first_dealer + m) % n0
+            m_first_dealer[i] = dealer
+            for s in range(n0):
+                plus[s] = 0
+                walk[s] = 0
+                active[s] = True
+            winner = -1
+            k = 0
+            while k < MAX_MATCH_DEALS:
+                # the active seats, listed from left of the dealer
+                n = 0
+                for off in range(1, n0 + 1):
+                    s = (dealer + off) % n0
+                    if active[s]:
+                        seats[n] = s
+                        n += 1
+                if preset == PRESET_LEIMUIDEN and n <= 1:
+                    break
+                for p in range(n):
+                    pol[p] = seat_pol[seats[p]]
+                dkey = deal_key_nb(rkey, m * MATCH_STRIDE + k)
+                play_deal_nb(dkey, n, preset, pol, deck, hands, info, mis, won, cpts, res,
+                             da, dc, dl, dl, dc, dl, False)
+                k += 1
+                if info[I_VOID]:
+                    continue      # the same dealer redeals
+                if preset != PRESET_LEIMUIDEN:
+                    for p in range(n):
+                        if res[p] == 1:
+                            plus[seats[p]] += 1
+                    for p in range(n):      # nearest the dealer's left first
+                        if plus[seats[p]] >= 2:
+                            winner = seats[p]
+                            break
+                    if winner >= 0:
+                        break
+                else:
+                    if info[I_CONTRACT] == CONTRACT_MISERE and info[I_NMIS] > 1:
+                        for q in range(info[I_NMIS]):
+                            p = mis[q]
+                            walk[seats[p]] += 1 if res[p] == 1 else -1
+                    else:
+                        d = info[I_DECL]
+                        made = res[d] == 1
+                        for p in range(n):
+                            if p == d:
+                                walk[seats[p]] += 1 if made else -1
+                            else:
+                                walk[seats[p]] += -1 if made else 1
+                    for p in range(n):
+                        s = seats[p]
+                        if walk[s] >= 2 or walk[s] <= -2:
+                            active[s] = False
+                # the deal passes to the next active player
+                nd = (dealer + 1) % n0
+                while not active[nd] and nd != dealer:
+                    nd = (nd + 1) % n0
+                dealer = nd
+            m_deals[i] = k
+            m_winner[i] = winner
+            for s in range(n0):
+                m_plus[i, s] = plus[s]
+                m_walk[i, s] = walk[s]
+                m_status[i, s] = 1 if walk[s] >= 2 else (-1 if walk[s] <= -2 else 0)
+
+
+# ----------------------------------------------------------------------------- bid advice
+
+@njit(cache=True, parallel=True)
+def bid_query_nb(seed, n, preset, my_hand, open_cards, unseen, others_pol, start, count, chunk,
+                 out_points, out_allwin, out_misere, out_zwabber):
+    """For sample ``start + i``: deal ``unseen`` to the other positions, the blind and the
+    rest; I (position 0) declare and lead. Plays: a point bid with each suit as trump
+    (``out_points[i, t]`` = my card points + counted roem, ``out_allwin[i, t]`` = I took every
+    trick: the boonaak test), a misère alone and a zwabber."""
+    rkey = run_key_nb(seed)
+    U = unseen.shape[0]
+    n_open = open_cards.shape[0]
+    n_blind = LAYOUT_BLIND[preset, n]
+    n_chunks = (count + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        pool = np.empty(U, dtype=np.int64)
+        deck = np.empty(32, dtype=np.int64)
+        hands = np.zeros(5, dtype=np.int64)
+        dealt = np.zeros(5, dtype=np.int64)
+        info = np.zeros(N_INFO, dtype=np.int64)
+        mis = np.zeros(5, dtype=np.int64)
+        in_mis = np.zeros(5, dtype=np.bool_)
+        won = np.zeros(5, dtype=np.int64)
+        cpts = np.zeros(5, dtype=np.int64)
+        res = np.zeros(5, dtype=np.int64)
+        pol = np.full(5, others_pol, dtype=np.int64)
+        pol[0] = 1 - POLICY_RANDOM
+        d2 = np.zeros((1, 5), dtype=np.int64)
+        d1 = np.zeros(1, dtype=np.int64)
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            dkey = deal_key_nb(rkey, start + i)
+            pool[:] = unseen
+            for k in range(U - 1):
+                j = k + below_nb(dkey, k, U - k)
+                t = pool[k]
+                pool[k] = pool[j]
+                pool[j] = t
+            # lay the deck out as the deal would: hands, table, rest
+            x = my_hand
+            for k in range(6):
+                deck[k] = lowest_nb(x)
+                x &= x - 1
+            q = 0
+            for k in range(6, 6 * n):
+                deck[k] = pool[q]
+                q += 1
+            base = 6 * n
+            if preset == 1 and n <= 4:
+                open_at = base + n_blind
+                blind_at = base
+            else:
+                open_at = base
+                blind_at = base + n_open
+            for k in range(n_open):
+                deck[open_at + k] = open_cards[k]
+            for k in range(n_blind):
+                deck[blind_at + k] = pool[q]
+                q += 1
+            rest_at = base + n_open + n_blind
+            for k in range(rest_at, 32):
+                deck[k] = pool[q]
+                q += 1
+            open_mask = np.int64(0)
+            for k in range(n_open):
+                open_mask |= np.int64(1) << open_cards[k]
+            blind_mask = np.int64(0)
+            for k in range(n_blind):
+                blind_mask |= np.int64(1) << deck[blind_at + k]
+            for p in range(n):
+                m = np.int64(0)
+                for k in range(6 * p, 6 * p + 6):
+                    m |= np.int64(1) << deck[k]
+                dealt[p] = m
+            for p in range(5):
+                in_mis[p] = False
+            for ev in range(6):
+                for p in range(n):
+                    hands[p] = dealt[p]
+                n_mis = 0
+                if ev < 4:
+                    contract = CONTRACT_POINTS
+                    ft = ev
+                elif ev == 4:
+                    contract = CONTRACT_MISERE
+                    ft = -2
+                    mis[0] = 0
+                    n_mis = 1
+                    in_mis[0] = True
+                else:
+                    contract = CONTRACT_ZWABBER
+                    ft = -2
+                    in_mis[0] = False
+                play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis,
+                                 won, cpts, res, 0, contract, 0, open_mask, blind_mask, open_at,
+                                 n_open, rest_at, ft, d2, d1, d1, d2, False)
+                if ev < 4:
+                    out_points[i, ev] = cpts[0] + info[I_ROEM]
+                    out_allwin[i, ev] = won[0] == info[I_NTRICKS]
+                elif ev == 4:
+                    out_misere[i] = won[0] == 0
+                else:
+                    out_zwabber[i] = won[0] == info[I_NTRICKS]
