@@ -63,7 +63,9 @@ def hand_features(hands, trumps):
 
 def tidy(result):
     """A simulation result of any game → its tidy DataFrame."""
-    from fastsim import bonken, klaverjassen
+    from fastsim import boonaken, bonken, klaverjassen
+    if isinstance(result, boonaken.Result):
+        return tidy_boonaken(result)
     if isinstance(result, bonken.Result):
         return tidy_bonken(result)
     if isinstance(result, klaverjassen.Result):
@@ -218,3 +220,54 @@ def tidy_klaverjassen(result):
         "call_value": knb.call_values_nb(hands, trump).astype(np.int16),
     }
     return pd.DataFrame(cols)
+
+
+def tidy_boonaken(result):
+    """A :class:`fastsim.boonaken.Result` → one row per (deal, seat): game, preset, players,
+    deal, dealer, seat, position, policy, void, contract, bid (point value, 0 otherwise),
+    trump, declarer (this seat declares), misere_player, made (this seat's result; missing
+    for non-declarers), tricks, card_points, roem (the declarer's counted roem), hand (as
+    dealt), hand_points (card points of the dealt hand under the deal's trump)."""
+    from fastsim import boonaken_nb as bnb
+    from fastsim.boonaken_schema import CONTRACTS, GAME as OGAME, POLICY_NAMES as ONAMES
+    d = result.deals
+    info = d["info"]
+    n = result.rules.players
+    rows = len(info)
+    dealer = result.rules.first_dealer
+    rep = lambda a: np.repeat(a, n)  # noqa: E731
+    seats = np.tile(np.arange(n, dtype=np.int8), rows)
+    hands = d["hands"].ravel()
+    trump = rep(info[:, bnb.I_TRUMP])
+    void = rep(info[:, bnb.I_VOID]).astype(bool)
+    res = d["result"].ravel()
+    decl_seat = (dealer + 1 + info[:, bnb.I_DECL]) % n
+    mis = d["misere"]
+    hp = bnb.mask_points_many_nb(hands, trump).astype(np.int16)
+    contract = np.where(void, 0, rep(info[:, bnb.I_CONTRACT]))
+    return pd.DataFrame({
+        "game": pd.Categorical([OGAME] * (rows * n), categories=[OGAME]),
+        "preset": pd.Categorical([result.rules.preset] * (rows * n),
+                                 categories=["seed", "pagat", "leimuiden"]),
+        "players": np.full(rows * n, n, dtype=np.int8),
+        "deal": np.repeat(np.arange(rows, dtype=np.int64), n),
+        "dealer": np.full(rows * n, dealer, dtype=np.int8),
+        "seat": seats,
+        "position": ((seats.astype(np.int64) - dealer - 1) % n).astype(np.int8),
+        "policy": pd.Categorical.from_codes(np.tile(result.policies.astype(np.int64), rows),
+                                            categories=[ONAMES[i] for i in sorted(ONAMES)]),
+        "void": void,
+        "contract": pd.Categorical.from_codes(np.where(void, -1, contract), categories=CONTRACTS),
+        "bid": np.where(void, 0, rep(info[:, bnb.I_BID])).astype(np.int16),
+        "trump": pd.Categorical.from_codes(np.where(void | (trump < 0), -1, trump),
+                                           categories=SUIT_LABELS[:4]),
+        "declarer": ~void & (rep(decl_seat) == seats),
+        "misere_player": np.array([(not v) and s in row for v, s, row in
+                                   zip(void, seats, np.repeat(mis, n, axis=0))], dtype=bool),
+        "made": pd.arrays.BooleanArray(res == 1, res < 0),
+        "tricks": d["tricks"].ravel().astype(np.int8),
+        "card_points": d["card_points"].ravel().astype(np.int16),
+        "roem": np.where(rep(decl_seat) == seats, rep(info[:, bnb.I_ROEM]), 0).astype(np.int16),
+        "hand": hands,
+        "hand_points": hp,
+    })

@@ -13,7 +13,13 @@ META_KEY = b"troef"
 
 
 def run_metadata(result):
-    from fastsim import bonken, klaverjassen
+    from fastsim import boonaken, bonken, klaverjassen
+    if isinstance(result, boonaken.Result):
+        from fastsim.boonaken_schema import POLICY_NAMES as ONAMES
+        r = result.rules
+        return {"game": "boonaken", "players": r.players, "preset": r.preset,
+                "first_dealer": r.first_dealer, "seed": result.seed,
+                "policies": [ONAMES[int(p)] for p in result.policies]}
     if isinstance(result, klaverjassen.Result):
         from fastsim.klaverjassen_schema import POLICY_NAMES as KNAMES
         r = result.rules

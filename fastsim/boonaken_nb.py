@@ -921,3 +921,12 @@ def bid_query_nb(seed, n, preset, my_hand, open_cards, unseen, others_pol, start
                     out_misere[i] = won[0] == 0
                 else:
                     out_zwabber[i] = won[0] == info[I_NTRICKS]
+
+
+@njit(cache=True, parallel=True)
+def mask_points_many_nb(hands, trumps):
+    """Card points of many card sets, each under its trump (-1: none)."""
+    out = np.empty(hands.shape[0], dtype=np.int64)
+    for i in prange(hands.shape[0]):
+        out[i] = mask_points_nb(hands[i], trumps[i])
+    return out
