@@ -7,6 +7,8 @@ strings sorted by card code), ``trump_card``, ``trump`` (suit letter or null), `
 """
 import json
 
+import numpy as np
+
 from fastsim.cards import SUITS, card_str, codes_of
 
 
@@ -166,7 +168,7 @@ def boonaken_records(result, start=0, stop=None, notation="en"):
                "trump_card": None, "bids": None, "auction": auction,
                "void": bool(info[bnb.I_VOID])}
         keys = ["contract", "bid", "declarer", "misere_players", "exchange", "trump",
-                "trump_named", "roem", "tricks", "draws", "tricks_won", "card_points",
+                "trump_named", "roem", "roem_claims", "tricks", "draws", "tricks_won", "card_points",
                 "results", "scores"]
         if rec["void"]:
             rec.update({k: None for k in keys})
@@ -187,6 +189,18 @@ def boonaken_records(result, start=0, stop=None, notation="en"):
         if contract == 1:
             order = [int(x) for x in d["misere"][r] if x >= 0]
             results.sort(key=lambda x: order.index(x[0]))
+        claims = []
+        if contract == 0:
+            lm = 1 if preset == 2 else 0
+            d_seat = seat(info[bnb.I_DECL])
+            kept = (int(d["hands"][r, d_seat]) & ~int(info[bnb.I_DISCARDED])) | int(info[bnb.I_TAKEN])
+            if preset == PRESET_SEED:     # every player shows their best meld at the first trick
+                for j in range(n):
+                    s_ = (d_seat + j) % n
+                    h_ = kept if s_ == d_seat else int(d["hands"][r, s_])
+                    claims.append([s_, int(bnb.best_meld_nb(np.int64(h_), trump, lm))])
+            else:
+                claims.append([d_seat, int(bnb.roem_sum_nb(np.int64(kept), trump, lm))])
         rec.update({
             "contract": CONTRACTS[contract],
             "bid": int(info[bnb.I_BID]) if contract == 0 else None,
@@ -197,6 +211,7 @@ def boonaken_records(result, start=0, stop=None, notation="en"):
             "trump": SUITS[trump] if trump >= 0 else None,
             "trump_named": bool(info[bnb.I_NAMED]),
             "roem": int(info[bnb.I_ROEM]),
+            "roem_claims": claims,
             "tricks": tricks,
             "draws": draws,
             "tricks_won": [int(x) for x in d["tricks"][r]],

@@ -101,3 +101,20 @@ def test_legality_and_roem_agree_exhaustively_on_random_situations():
         a100 = rnd.random() < 0.3
         got = int(knb.roem_nb(np.int64(mask_of(cards)), trump, a100))
         assert got == ref.roem([card_str(c) for c in cards], "SHDC"[trump], all_100=a100)[0]
+
+
+@pytest.mark.parametrize("cp,rm,playing,tricks,scores,nat,pit", [
+    ((100, 62), (0, 0), 0, (5, 3), (100, 62), False, -1),     # both bank
+    ((81, 81), (0, 0), 0, (4, 4), (0, 162), True, -1),         # nat on an exact tie
+    ((90, 72), (0, 20), 0, (5, 3), (0, 182), True, -1),        # nat caused by roem
+    ((90, 72), (20, 0), 1, (5, 3), (182, 0), True, -1),        # the other team plays, nat
+    ((162, 0), (40, 0), 0, (8, 0), (302, 0), False, 0),        # pit for the playing team
+    ((0, 162), (0, 20), 0, (0, 8), (0, 282), True, 1),         # defenders' pit
+])
+def test_compiled_scoring_cases(cp, rm, playing, tricks, scores, nat, pit):
+    out = np.zeros(2, dtype=np.int64)
+    got_nat, got_pit = knb.score_deal_nb(np.array(cp, dtype=np.int64), np.array(rm, dtype=np.int64),
+                                         playing, np.array(tricks, dtype=np.int64), out)
+    assert tuple(out) == scores and got_nat == nat and got_pit == pit
+    exp = ref.score_deal(list(cp), list(rm), playing, list(tricks))
+    assert exp["team_scores"] == list(scores)
