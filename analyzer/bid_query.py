@@ -9,7 +9,7 @@ distribution. numpy only: an interactive query does not import pandas.
 import numpy as np
 
 from fastsim import boerenbridge_nb as nb
-from fastsim.boerenbridge_schema import POLICIES, SCORING, RulesError, build_rules
+from fastsim.boerenbridge_schema import PIMC_WORLDS, POLICIES, SCORING, RulesError, build_rules
 from fastsim.cards import CardError, card_str, mask_of, parse_card, parse_cards
 from fastsim.rng import check_seed
 from .stats_core import mean_ci, wilson
@@ -93,7 +93,7 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=DEF
         nb.bid_query_nb(seed_u, n, h, position, np.int64(mask_of(codes)), turned, trump,
                         unseen, given_arr, condition, pol, SCORING[rules.scoring],
                         rules.bauer_bonus, rules.dealer_rule, rules.blind_one_card,
-                        np.int64(drawn), np.int64(batch), np.int64(CHUNK), ok, tr, sc)
+                        np.int64(PIMC_WORLDS), np.int64(drawn), np.int64(batch), np.int64(CHUNK), ok, tr, sc)
         accepted += int(ok.sum())
         idx = np.flatnonzero(ok)[: samples - kept]
         tricks_parts.append(tr[idx])

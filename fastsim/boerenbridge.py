@@ -9,8 +9,8 @@ import numba
 import numpy as np
 
 from . import boerenbridge_nb as nb
-from .boerenbridge_schema import (DEAL_COLUMNS, GAME_COLUMNS, SCORING, Rules, RulesError,
-                                  build_rules, parse_seat_policies)
+from .boerenbridge_schema import (DEAL_COLUMNS, GAME_COLUMNS, PIMC_WORLDS, SCORING, Rules,
+                                  RulesError, build_rules, parse_seat_policies)
 from .rng import check_seed
 
 DEFAULT_CHUNK = 2048
@@ -46,7 +46,7 @@ def set_threads(threads):
 
 
 def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=DEFAULT_CHUNK,
-             game_start=0, record=False):
+             game_start=0, record=False, worlds=PIMC_WORLDS):
     """Play ``n_games`` games of ``rules.schedule`` (a one-deal schedule for independent
     deals) starting at game index ``game_start``; returns :class:`Result`."""
     if not isinstance(rules, Rules):
@@ -62,6 +62,8 @@ def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=DEFAULT_
         raise RulesError(f"number of deals/games must be a non-negative integer, got {n_games!r}")
     if chunk < 1:
         raise RulesError("chunk must be at least 1")
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= 4096:
+        raise RulesError(f"worlds must be 1..4096, got {worlds!r}")
     set_threads(threads)
     K = len(rules.schedule)
     rows = n_games * K
@@ -83,7 +85,7 @@ def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=DEFAULT_
             seed_u, n, np.asarray(rules.schedule, dtype=np.int64),
             np.asarray(rules.notrump, dtype=np.bool_), rules.first_dealer, policies,
             SCORING[rules.scoring], rules.bauer_bonus, rules.dealer_rule, rules.blind_one_card,
-            np.int64(game_start), np.int64(n_games), np.int64(chunk),
+            np.int64(worlds), np.int64(game_start), np.int64(n_games), np.int64(chunk),
             deals["deal"], deals["game"], deals["deal_no"], deals["hand_size"],
             deals["dealer"], deals["trump_card"], deals["trump"], deals["forbidden"],
             deals["hands"], deals["bids"], deals["tricks"], deals["scores"],

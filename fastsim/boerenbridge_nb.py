@@ -15,13 +15,13 @@ Seats are absolute; *positions* count from left of the dealer (0) to the dealer 
 import numpy as np
 from numba import njit, prange
 
-from .bits import suit_mask_nb
+from .bits import suit_mask_nb, popcount_nb, lowest_nb
 from .play_nb import (DECK52, FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_nb,
                       random_card_nb)
 from .trick import trick_key_nb, NATURAL_ORDER
 from .rng import run_key_nb, deal_key_nb, below_nb
 from .boerenbridge_schema import (
-    POLICY_RANDOM, POLICY_HEURISTIC, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK, BAUER_BONUS,
+    POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK, BAUER_BONUS,
     BLIND_MULTIPLIER, LEADER_BONUS, EARLIER_BIDS_SHIFT, MAX_SEATS,
 )
 
@@ -93,10 +93,242 @@ def random_bid_nb(dkey, pos, h, forbidden):
 
 # ----------------------------------------------------------------------------- play
 
+# ----------------------------------------------------------------------------- scoring
+
+@njit(cache=True, inline="always")
+def deal_score_nb(bid, won, scoring, bauer_applies, forbidden, is_blind):
+    """One player's score of a deal (RULES §1 and the scoring variants)."""
+    d = won - bid
+    if d == 0:
+        sc = EXACT_BASE + PER_TRICK * won
+    else:
+        ad = d if d > 0 else -d
+        if scoring == 1:
+            sc = -ad
+        elif scoring == 2:
+            sc = -2 * ad
+        else:
+            sc = 0
+        if bauer_applies and forbidden >= 0 and won == forbidden:
+            sc += BAUER_BONUS
+    if is_blind:
+        sc *= BLIND_MULTIPLIER
+    return sc
+
+
+@njit(cache=True, inline="always")
+def forbidden_of(n, p, bids, h, dealer_rule):
+    """The forbidden bid of the dealer once all bids are in (-1 for others or none)."""
+    if p != n - 1:
+        return -1
+    s = 0
+    for q in range(n - 1):
+        s += bids[q]
+    return forbidden_bid_nb(h, s, dealer_rule)
+
+
+# ----------------------------------------------------------------------------- pimc
+
+@njit(cache=True)
+def rollout_nb(n, h, hands, trump, bids, won, played, t0, leader, tc, tn):
+    """Finish a deal with the heuristic for everyone, from trick ``t0`` led by ``leader``
+    with ``tc[:tn]`` on the table (``hands`` and ``won`` are updated)."""
+    t = t0
+    while t < h:
+        led = -1
+        winner = -1
+        best_key = -1
+        win_pos = 0
+        start = 0
+        if t == t0:
+            start = tn
+            for j in range(tn):
+                c = tc[j]
+                if j == 0:
+                    led = c >> 4
+                key = trick_key_nb(c, led, trump, NATURAL_ORDER)
+                if key > best_key:
+                    best_key = key
+                    winner = c
+                    win_pos = (leader + j) % n
+        for j in range(start, n):
+            p = (leader + j) % n
+            hand = hands[p]
+            c = heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
+                                  FULL52 & ~(hand | played))
+            hands[p] = hand & ~(np.int64(1) << c)
+            played |= np.int64(1) << c
+            if j == 0:
+                led = c >> 4
+            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
+            if key > best_key:
+                best_key = key
+                winner = c
+                win_pos = p
+        won[win_pos] += 1
+        leader = win_pos
+        t += 1
+
+
+@njit(cache=True)
+def sample_world_nb(wkey, n, h, me, my_hand, unseen, t, leader, tn, voids, out):
+    """Deal the cards ``me`` cannot see to the other positions (their current hand sizes)
+    and to the undealt rest, never giving a player a suit they showed void in. Cards are
+    taken in random order and each goes to an eligible holder with probability
+    proportional to its free room. Returns False when stuck (the caller retries)."""
+    cards = np.empty(52, dtype=np.int64)
+    m = 0
+    x = unseen
+    while x:
+        cards[m] = lowest_nb(x)
+        x &= x - 1
+        m += 1
+    for i in range(m - 1):
+        j = i + below_nb(wkey, i, m - i)
+        c = cards[i]
+        cards[i] = cards[j]
+        cards[j] = c
+    # the most constrained suits first (fewest players who may hold them): fewer dead ends
+    nvoid = np.zeros(4, dtype=np.int64)
+    for q in range(n):
+        if q != me:
+            for s in range(4):
+                nvoid[s] += (voids[q] >> s) & 1
+    k = 0
+    for v in range(n, -1, -1):
+        for i in range(k, m):
+            if nvoid[cards[i] >> 4] == v:
+                c = cards[k]
+                cards[k] = cards[i]
+                cards[i] = c
+                k += 1
+    cap = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    total = 0
+    for q in range(n):
+        out[q] = 0
+        if q != me:
+            played_now = ((q - leader) % n) < tn
+            cap[q] = h - t - (1 if played_now else 0)
+            total += cap[q]
+    cap[MAX_SEATS] = m - total           # the cards nobody was dealt
+    out[me] = my_hand
+    for i in range(m):
+        c = cards[i]
+        s = c >> 4
+        weight = cap[MAX_SEATS]
+        for q in range(n):
+            if q != me and cap[q] > 0 and not (voids[q] >> s) & 1:
+                weight += cap[q]
+        if weight == 0:
+            return False
+        r = below_nb(wkey, 64 + i, weight)
+        if r < cap[MAX_SEATS]:
+            cap[MAX_SEATS] -= 1
+            continue
+        r -= cap[MAX_SEATS]
+        for q in range(n):
+            if q != me and cap[q] > 0 and not (voids[q] >> s) & 1:
+                if r < cap[q]:
+                    out[q] |= np.int64(1) << c
+                    cap[q] -= 1
+                    break
+                r -= cap[q]
+    return True
+
+
+@njit(cache=True)
+def pimc_card_nb(dkey, n, h, me, hand, legal, turned, trump, played, bids, won, t, leader, tc,
+                 tn, voids, scoring, bauer, forbidden, is_blind, worlds):
+    """Perfect-information Monte Carlo: score every legal card by finishing ``worlds``
+    sampled deals with the heuristic; play the best average (ties: lowest card code)."""
+    unseen = FULL52 & ~(hand | played)
+    n_legal = popcount_nb(legal)
+    totals = np.zeros(13, dtype=np.int64)
+    cards = np.empty(13, dtype=np.int64)
+    x = legal
+    for k in range(n_legal):
+        cards[k] = lowest_nb(x)
+        x &= x - 1
+    world = np.empty(MAX_SEATS, dtype=np.int64)
+    hands2 = np.empty(MAX_SEATS, dtype=np.int64)
+    won2 = np.empty(MAX_SEATS, dtype=np.int64)
+    tc2 = np.empty(MAX_SEATS, dtype=np.int64)
+    base = deal_key_nb(dkey, 1_000_000 + (t * 8 + me))
+    novoids = np.zeros(MAX_SEATS, dtype=np.int64)
+    for w in range(worlds):
+        wkey = deal_key_nb(base, w)
+        ok = False
+        for attempt in range(8):
+            if sample_world_nb(deal_key_nb(wkey, attempt), n, h, me, hand, unseen, t, leader,
+                               tn, voids, world):
+                ok = True
+                break
+        if not ok:
+            sample_world_nb(wkey, n, h, me, hand, unseen, t, leader, tn, novoids, world)
+        for k in range(n_legal):
+            c = cards[k]
+            for q in range(n):
+                hands2[q] = world[q]
+                won2[q] = won[q]
+            hands2[me] = hand & ~(np.int64(1) << c)
+            for j in range(tn):
+                tc2[j] = tc[j]
+            tc2[tn] = c
+            rollout_nb(n, h, hands2, trump, bids, won2, played | (np.int64(1) << c), t, leader,
+                       tc2, tn + 1)
+            totals[k] += deal_score_nb(bids[me], won2[me], scoring, bauer and me == n - 1,
+                                       forbidden, is_blind)
+    best = 0
+    for k in range(1, n_legal):
+        if totals[k] > totals[best]:
+            best = k
+    return cards[best]
+
+
+@njit(cache=True)
+def pimc_bid_nb(dkey, n, h, me, hand, turned, trump, bids, bid_sum, forbidden, scoring, bauer,
+                dealer_rule, is_blind, worlds):
+    """PIMC bid: for each legal bid, finish ``worlds`` sampled deals (the later players
+    bidding and everyone playing the heuristic) and take the best average score."""
+    unseen = FULL52 & ~(hand | (np.int64(1) << turned))
+    world = np.empty(MAX_SEATS, dtype=np.int64)
+    hands2 = np.empty(MAX_SEATS, dtype=np.int64)
+    won2 = np.zeros(MAX_SEATS, dtype=np.int64)
+    bids2 = np.empty(MAX_SEATS, dtype=np.int64)
+    tc2 = np.empty(MAX_SEATS, dtype=np.int64)
+    novoids = np.zeros(MAX_SEATS, dtype=np.int64)
+    totals = np.zeros(h + 1, dtype=np.int64)
+    base = deal_key_nb(dkey, 2_000_000 + me)
+    for w in range(worlds):
+        sample_world_nb(deal_key_nb(base, w), n, h, me, hand, unseen, 0, 0, 0, novoids, world)
+        for b in range(h + 1):
+            if b == forbidden:
+                continue
+            s = bid_sum + b
+            for q in range(n):
+                bids2[q] = bids[q] if q < me else -1
+            bids2[me] = b
+            for q in range(me + 1, n):
+                f = forbidden_bid_nb(h, s, dealer_rule) if q == n - 1 else -1
+                bids2[q] = heuristic_bid_nb(world[q], trump, n, h, q, s, f, is_blind)
+                s += bids2[q]
+            for q in range(n):
+                hands2[q] = world[q]
+                won2[q] = 0
+            rollout_nb(n, h, hands2, trump, bids2, won2, np.int64(1) << turned, 0, 0, tc2, 0)
+            fb = forbidden if me == n - 1 else -1
+            totals[b] += deal_score_nb(b, won2[me], scoring, bauer and me == n - 1, fb, is_blind)
+    best = -1
+    for b in range(h + 1):
+        if b != forbidden and (best < 0 or totals[b] > totals[best]):
+            best = b
+    return best
+
+
 # ----------------------------------------------------------------------------- one deal
 
 @njit(cache=True)
-def play_deal_nb(dkey, n, h, notrump, pol, scoring, bauer, dealer_rule, blind,
+def play_deal_nb(dkey, n, h, notrump, pol, scoring, bauer, dealer_rule, blind, worlds,
                  deck, hands, bids, won, scores, rec_cards, rec_lead, rec_win, record):
     """Deal and play one deal; all per-player arrays are indexed by *position*.
 
@@ -109,14 +341,14 @@ def play_deal_nb(dkey, n, h, notrump, pol, scoring, bauer, dealer_rule, blind,
     for p in range(n):
         bids[p] = -1  # every bid by policy
     forbidden = bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer,
-                            dealer_rule, blind, deck, bids, won, scores,
+                            dealer_rule, blind, worlds, deck, bids, won, scores,
                             rec_cards, rec_lead, rec_win, record)
     return turned, trump, forbidden
 
 
 @njit(cache=True)
 def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_rule, blind,
-                cur, bids, won, scores, rec_cards, rec_lead, rec_win, record):
+                worlds, cur, bids, won, scores, rec_cards, rec_lead, rec_win, record):
     """Bid, play and score a dealt deal (per-position arrays). ``bids[p] >= 0`` on entry
     fixes that position's bid; ``-1`` lets its policy bid. ``cur`` is scratch of at least
     ``n`` entries. Returns the forbidden bid or -1."""
@@ -133,6 +365,9 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_ru
         if b < 0:
             if pol[p] == POLICY_RANDOM:
                 b = random_bid_nb(dkey, p, h, f)
+            elif pol[p] == POLICY_PIMC:
+                b = pimc_bid_nb(dkey, n, h, p, hands[p], turned, trump, bids, bid_sum, f,
+                                scoring, bauer, dealer_rule, is_blind, worlds)
             else:
                 b = heuristic_bid_nb(hands[p], trump, n, h, p, bid_sum, f, is_blind)
         bids[p] = b
@@ -143,6 +378,8 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_ru
         cur[p] = hands[p]
     played = np.int64(1) << turned
     leader = 0
+    voids = np.zeros(MAX_SEATS, dtype=np.int64)
+    tc = np.empty(MAX_SEATS, dtype=np.int64)
     for t in range(h):
         led = -1
         winner = -1
@@ -161,9 +398,16 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_ru
                     legal = hand
             if pol[p] == POLICY_RANDOM:
                 c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
+            elif pol[p] == POLICY_PIMC and popcount_nb(legal) > 1:
+                c = pimc_card_nb(dkey, n, h, p, hand, legal, turned, trump, played, bids, won,
+                                 t, leader, tc, j, voids, scoring, bauer, forbidden_of(n, p, bids, h, dealer_rule),
+                                 is_blind, worlds)
             else:
                 c = heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
                                       FULL52 & ~(hand | played))
+            if j > 0 and (c >> 4) != led:
+                voids[p] |= 1 << led
+            tc[j] = c
             cur[p] = hand & ~(np.int64(1) << c)
             played |= np.int64(1) << c
             if j == 0:
@@ -182,22 +426,8 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_ru
         leader = win_pos
     # scoring
     for p in range(n):
-        d = won[p] - bids[p]
-        if d == 0:
-            sc = EXACT_BASE + PER_TRICK * won[p]
-        else:
-            ad = d if d > 0 else -d
-            if scoring == 1:
-                sc = -ad
-            elif scoring == 2:
-                sc = -2 * ad
-            else:
-                sc = 0
-            if bauer and p == n - 1 and forbidden >= 0 and won[p] == forbidden:
-                sc += BAUER_BONUS
-        if is_blind:
-            sc *= BLIND_MULTIPLIER
-        scores[p] = sc
+        scores[p] = deal_score_nb(bids[p], won[p], scoring, bauer and p == n - 1, forbidden,
+                                  is_blind)
     return forbidden
 
 
@@ -205,7 +435,7 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_ru
 
 @njit(cache=True, parallel=True)
 def run_games_nb(seed, n, schedule, notrump, first_dealer, seat_pol, scoring, bauer,
-                 dealer_rule, blind, game_start, n_games, chunk,
+                 dealer_rule, blind, worlds, game_start, n_games, chunk,
                  o_deal, o_game, o_dealno, o_hsize, o_dealer, o_tcard, o_trump, o_forb,
                  o_hands, o_bids, o_tricks, o_scores,
                  g_totals, g_exact, g_best, g_winners,
@@ -243,11 +473,11 @@ def run_games_nb(seed, n, schedule, notrump, first_dealer, seat_pol, scoring, ba
                 dkey = deal_key_nb(rkey, deal)
                 if record:
                     turned, trump, forb = play_deal_nb(
-                        dkey, n, h, notrump[k], pol, scoring, bauer, dealer_rule, blind,
+                        dkey, n, h, notrump[k], pol, scoring, bauer, dealer_rule, blind, worlds,
                         deck, hands, bids, won, scores, r_cards[r], r_lead[r], r_win[r], True)
                 else:
                     turned, trump, forb = play_deal_nb(
-                        dkey, n, h, notrump[k], pol, scoring, bauer, dealer_rule, blind,
+                        dkey, n, h, notrump[k], pol, scoring, bauer, dealer_rule, blind, worlds,
                         deck, hands, bids, won, scores, r_cards[0], r_lead[0], r_win[0], False)
                 o_deal[r] = deal
                 o_game[r] = game_start + g
@@ -285,7 +515,7 @@ def run_games_nb(seed, n, schedule, notrump, first_dealer, seat_pol, scoring, ba
 
 @njit(cache=True, parallel=True)
 def bid_query_nb(seed, n, h, my_pos, my_hand, turned, trump, unseen, given, condition,
-                 others_pol, scoring, bauer, dealer_rule, blind, start, count, chunk,
+                 others_pol, scoring, bauer, dealer_rule, blind, worlds, start, count, chunk,
                  out_ok, out_tricks, out_scores):
     """Sample deals consistent with what the player at ``my_pos`` knows and play each one
     once per candidate bid 0..h (common random numbers across bids).
@@ -351,7 +581,7 @@ def bid_query_nb(seed, n, h, my_pos, my_hand, turned, trump, unseen, given, cond
                     bids[p] = given[p] if p < my_pos else -1
                 bids[my_pos] = b
                 bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer,
-                            dealer_rule, blind, cur, bids, won, scores,
+                            dealer_rule, blind, worlds, cur, bids, won, scores,
                             dummy3, dummy2, dummy2, False)
                 out_tricks[i, b] = won[my_pos]
                 out_scores[i, b] = scores[my_pos]

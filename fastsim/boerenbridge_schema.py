@@ -18,7 +18,9 @@ MAX_SEATS = 8  # array width for per-seat scratch
 # policies (per seat)
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
-POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+POLICY_PIMC = 2
+POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "pimc": POLICY_PIMC}
+PIMC_WORLDS = 16   # sampled deals per pimc decision (the default; --worlds changes it)
 POLICY_NAMES = {v: k for k, v in POLICIES.items()}
 
 # scoring modes
