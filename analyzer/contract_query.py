@@ -10,7 +10,8 @@ so what matters is how much better than average this hand does in it. numpy only
 import numpy as np
 
 from fastsim import bonken_nb as nb
-from fastsim.bonken_schema import (CONTRACTS, CONTRACT_TOTAL, N_NEGATIVE, POLICIES, RulesError,
+from fastsim.bonken_schema import (CONTRACTS, CONTRACT_TOTAL, N_NEGATIVE, PIMC_WORLDS, POLICIES,
+                                   RulesError,
                                    build_rules, parse_contracts, parse_seat_policies)
 from fastsim.cards import CardError, card_str, mask_of, parse_cards
 from fastsim.rng import check_seed
@@ -41,7 +42,8 @@ def contract_query(hand, available=None, samples=DEFAULT_SAMPLES, policy="heuris
     unseen = np.array([c for c in range(64) if c % 16 < 13 and c not in set(codes)], dtype=np.int64)
     out = np.zeros((samples, len(ids), 4), dtype=np.int16)
     nb.contract_query_nb(seed_u, np.int64(mask_of(codes)), unseen, np.asarray(ids, dtype=np.int64),
-                         pol, rules.hearts_after_broken, np.int64(0), np.int64(samples),
+                         pol, rules.hearts_after_broken, np.int64(PIMC_WORLDS), np.int64(0),
+                         np.int64(samples),
                          np.int64(CHUNK), out)
     scores = out.astype(np.float64)
     rows = []

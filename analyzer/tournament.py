@@ -14,7 +14,7 @@ from .stats_core import Z95
 
 GAMES = ("boerenbridge", "bonken", "klaverjassen", "boonaken")
 POLICIES = {"boerenbridge": ("random", "heuristic", "pimc"),
-            "bonken": ("random", "heuristic"),
+            "bonken": ("random", "heuristic", "pimc"),
             "klaverjassen": ("random", "heuristic"),
             "boonaken": ("random", "heuristic")}
 
@@ -39,7 +39,8 @@ def _runner(game, n_units, whole_games, seed, variants, players, hand_size, pres
 
         def run(names):
             pols = bk.parse_seat_policies("heuristic", [f"{s}={p}" for s, p in enumerate(names)])
-            r = bk.simulate(rules, n_units, seed=seed, policies=pols, threads=threads)
+            r = bk.simulate(rules, n_units, seed=seed, policies=pols, threads=threads,
+                            worlds=worlds)
             return r.games["totals"].astype(np.float64)
         return run, 4, "game"
     if game == "klaverjassen":

@@ -18,6 +18,7 @@ from numba import njit, prange
 from .bits import suit_mask_nb, popcount_nb, lowest_nb
 from .play_nb import (DECK52, FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_nb,
                       random_card_nb)
+from .pimc_nb import deal_hidden_nb
 from .trick import trick_key_nb, NATURAL_ORDER
 from .rng import run_key_nb, deal_key_nb, below_nb
 from .boerenbridge_schema import (
@@ -172,68 +173,16 @@ def rollout_nb(n, h, hands, trump, bids, won, played, t0, leader, tc, tn):
 
 @njit(cache=True)
 def sample_world_nb(wkey, n, h, me, my_hand, unseen, t, leader, tn, voids, out):
-    """Deal the cards ``me`` cannot see to the other positions (their current hand sizes)
-    and to the undealt rest, never giving a player a suit they showed void in. Cards are
-    taken in random order and each goes to an eligible holder with probability
-    proportional to its free room. Returns False when stuck (the caller retries)."""
-    cards = np.empty(52, dtype=np.int64)
-    m = 0
-    x = unseen
-    while x:
-        cards[m] = lowest_nb(x)
-        x &= x - 1
-        m += 1
-    for i in range(m - 1):
-        j = i + below_nb(wkey, i, m - i)
-        c = cards[i]
-        cards[i] = cards[j]
-        cards[j] = c
-    # the most constrained suits first (fewest players who may hold them): fewer dead ends
-    nvoid = np.zeros(4, dtype=np.int64)
-    for q in range(n):
-        if q != me:
-            for s in range(4):
-                nvoid[s] += (voids[q] >> s) & 1
-    k = 0
-    for v in range(n, -1, -1):
-        for i in range(k, m):
-            if nvoid[cards[i] >> 4] == v:
-                c = cards[k]
-                cards[k] = cards[i]
-                cards[i] = c
-                k += 1
+    """Boerenbridge's hidden cards for ``me``: the other positions hold ``h − t`` cards
+    (one fewer when they already played to the current trick), the rest was never dealt."""
     cap = np.zeros(MAX_SEATS + 1, dtype=np.int64)
     total = 0
     for q in range(n):
-        out[q] = 0
         if q != me:
-            played_now = ((q - leader) % n) < tn
-            cap[q] = h - t - (1 if played_now else 0)
+            cap[q] = h - t - (1 if ((q - leader) % n) < tn else 0)
             total += cap[q]
-    cap[MAX_SEATS] = m - total           # the cards nobody was dealt
-    out[me] = my_hand
-    for i in range(m):
-        c = cards[i]
-        s = c >> 4
-        weight = cap[MAX_SEATS]
-        for q in range(n):
-            if q != me and cap[q] > 0 and not (voids[q] >> s) & 1:
-                weight += cap[q]
-        if weight == 0:
-            return False
-        r = below_nb(wkey, 64 + i, weight)
-        if r < cap[MAX_SEATS]:
-            cap[MAX_SEATS] -= 1
-            continue
-        r -= cap[MAX_SEATS]
-        for q in range(n):
-            if q != me and cap[q] > 0 and not (voids[q] >> s) & 1:
-                if r < cap[q]:
-                    out[q] |= np.int64(1) << c
-                    cap[q] -= 1
-                    break
-                r -= cap[q]
-    return True
+    cap[MAX_SEATS] = popcount_nb(unseen) - total
+    return deal_hidden_nb(wkey, n, me, my_hand, unseen, cap, voids, out)
 
 
 @njit(cache=True)

@@ -5,7 +5,7 @@ import numpy as np
 
 from . import bonken_nb as nb
 from .boerenbridge import set_threads
-from .bonken_schema import (DEAL_COLUMNS, GAME_COLUMNS, MAX_TURNS, PLAYERS, ROUNDS, Rules,
+from .bonken_schema import (DEAL_COLUMNS, GAME_COLUMNS, MAX_TURNS, PIMC_WORLDS, PLAYERS, ROUNDS, Rules,
                             RulesError, build_rules, contract_id, parse_seat_policies)
 from .rng import check_seed
 
@@ -35,7 +35,7 @@ def game_plan(rules):
 
 
 def simulate(rules, n_games, seed=0, policies=None, contract=None, threads=None,
-             chunk=DEFAULT_CHUNK, game_start=0, record=False):
+             chunk=DEFAULT_CHUNK, game_start=0, record=False, worlds=PIMC_WORLDS):
     """Whole games (``contract=None``) or single rounds of one contract (id or name)."""
     if not isinstance(rules, Rules):
         raise TypeError("rules must come from build_rules()")
@@ -73,7 +73,8 @@ def simulate(rules, n_games, seed=0, policies=None, contract=None, threads=None,
                 "out": np.zeros((1, 1), dtype=np.int8)}
     if n_games:
         nb.run_games_nb(seed_u, np.asarray(plan, dtype=np.int64), rules.first_dealer, policies,
-                        rules.hearts_after_broken, np.int64(game_start), np.int64(n_games),
+                        rules.hearts_after_broken, np.int64(worlds), np.int64(game_start),
+                        np.int64(n_games),
                         np.int64(chunk), deals["deal"], deals["game"], deals["round"],
                         deals["dealer"], deals["contract"], deals["n_tricks"], deals["loser"],
                         deals["hands"], deals["tricks"], deals["scores"], games["totals"],

@@ -19,10 +19,11 @@ from .bits import popcount_nb, lowest_nb, highest_nb, suit_mask_nb, low_card_nb,
 from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_nb,
                       random_card_nb, above_nb)
 from .rng import run_key_nb, deal_key_nb, below_nb
+from .pimc_nb import deal_hidden_nb
 from .trick import trick_key_nb, NATURAL_ORDER
 from .bonken_schema import (
     DUCKING, NO_HEARTS, NO_MEN, NO_QUEENS, NO_KH, NO_LAST, DOMINO, NO_TRUMP, TRUMP_S,
-    N_NEGATIVE, BASELINE, RISK, POLICY_RANDOM, CTR_CHOICE, CTR_PLAY, CTR_DOMINO, MAX_TURNS,
+    N_NEGATIVE, BASELINE, RISK, POLICY_RANDOM, POLICY_PIMC, CTR_CHOICE, CTR_PLAY, CTR_DOMINO, MAX_TURNS,
 )
 
 HEARTS = np.int64(0x1FFF) << 16
@@ -124,21 +125,164 @@ def avoid_play_nb(hand, legal, j, led, winner, danger):
     return high_card_nb(d) if d else high_card_nb(hand)
 
 
+@njit(cache=True, inline="always")
+def legal_bonken_nb(hand, j, led, restrict, after_broken, broken):
+    """Legal cards: follow suit; the hearts-lead rule for the leader."""
+    if j == 0:
+        if restrict and not (after_broken and broken):
+            nh = hand & ~HEARTS
+            if nh:
+                return nh
+        return hand
+    legal = hand & suit_mask_nb(led)
+    return legal if legal else hand
+
+
+@njit(cache=True, inline="always")
+def score_trick_nb(contract, trick, t, win_pos, scores):
+    if contract == DUCKING:
+        scores[win_pos] -= 5
+    elif contract == NO_HEARTS:
+        scores[win_pos] -= 5 * popcount_nb(trick & HEARTS)
+    elif contract == NO_MEN:
+        scores[win_pos] -= 20 * popcount_nb(trick & KINGS) + 10 * popcount_nb(trick & JACKS)
+    elif contract == NO_QUEENS:
+        scores[win_pos] -= 30 * popcount_nb(trick & QUEENS)
+    elif contract == NO_KH:
+        if trick & KH:
+            scores[win_pos] -= 50
+    elif contract == NO_LAST:
+        if t == 12:
+            scores[win_pos] -= 50
+    else:
+        scores[win_pos] += 10
+
+
+@njit(cache=True, inline="always")
+def heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger, played):
+    if contract >= TRUMP_S:
+        return heuristic_play_nb(hand, j, 4, led, winner, trump, 1, FULL52 & ~(hand | played))
+    return avoid_play_nb(hand, legal, j, led, winner, danger)
+
+
 @njit(cache=True)
-def play_tricks_nb(dkey, contract, hands, pol, after_broken, won, scores,
+def rollout_nb(contract, hands, after_broken, t0, leader, tc, tn, played, broken, taken, scores):
+    """Finish a round with the heuristic for everyone from trick ``t0`` (``tc[:tn]`` on
+    the table, led by ``leader``); adds the remaining penalties/gains to ``scores``."""
+    trump = trump_of_nb(contract)
+    danger = penalty_mask_nb(contract)
+    restrict = contract == NO_HEARTS or contract == NO_KH
+    t = t0
+    while t < 13:
+        led = -1
+        winner = -1
+        best_key = -1
+        win_pos = 0
+        trick = np.int64(0)
+        start = tn if t == t0 else 0
+        for j in range(start):
+            c = tc[j]
+            if j == 0:
+                led = c >> 4
+            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
+            if key > best_key:
+                best_key = key
+                winner = c
+                win_pos = (leader + j) & 3
+            trick |= np.int64(1) << c
+        for j in range(start, 4):
+            p = (leader + j) & 3
+            hand = hands[p]
+            legal = legal_bonken_nb(hand, j, led, restrict, after_broken, broken)
+            c = heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger, played)
+            bit = np.int64(1) << c
+            hands[p] = hand & ~bit
+            played |= bit
+            trick |= bit
+            if j == 0:
+                led = c >> 4
+            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
+            if key > best_key:
+                best_key = key
+                winner = c
+                win_pos = p
+        if trick & HEARTS:
+            broken = True
+        score_trick_nb(contract, trick, t, win_pos, scores)
+        taken |= trick & danger
+        leader = win_pos
+        t += 1
+        if danger != 0 and taken == danger:
+            break
+
+
+@njit(cache=True)
+def pimc_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, tn, played,
+                 broken, taken, scores, voids, worlds):
+    """pimc: every legal card scored over ``worlds`` sampled deals of the unseen cards
+    (voids respected), each finished by the heuristic; the best average of my own score."""
+    unseen = FULL52 & ~(hand | played)
+    cap = np.zeros(9, dtype=np.int64)
+    for q in range(4):
+        if q != me:
+            cap[q] = 13 - t - (1 if ((q - leader) & 3) < tn else 0)
+    n_legal = popcount_nb(legal)
+    cards = np.empty(13, dtype=np.int64)
+    totals = np.zeros(13, dtype=np.int64)
+    x = legal
+    for k in range(n_legal):
+        cards[k] = lowest_nb(x)
+        x &= x - 1
+    world = np.empty(4, dtype=np.int64)
+    h2 = np.empty(4, dtype=np.int64)
+    sc = np.empty(4, dtype=np.int64)
+    tc2 = np.empty(4, dtype=np.int64)
+    novoids = np.zeros(4, dtype=np.int64)
+    base = deal_key_nb(dkey, 1_000_000 + t * 8 + me)
+    for w in range(worlds):
+        wkey = deal_key_nb(base, w)
+        ok = False
+        for attempt in range(8):
+            if deal_hidden_nb(deal_key_nb(wkey, attempt), 4, me, hand, unseen, cap, voids, world):
+                ok = True
+                break
+        if not ok:
+            deal_hidden_nb(wkey, 4, me, hand, unseen, cap, novoids, world)
+        for k in range(n_legal):
+            c = cards[k]
+            for q in range(4):
+                h2[q] = world[q]
+                sc[q] = scores[q]
+            h2[me] = hand & ~(np.int64(1) << c)
+            for j in range(tn):
+                tc2[j] = tc[j]
+            tc2[tn] = c
+            rollout_nb(contract, h2, after_broken, t, leader, tc2, tn + 1,
+                       played | (np.int64(1) << c), broken, taken, sc)
+            totals[k] += sc[me]
+    best = 0
+    for k in range(1, n_legal):
+        if totals[k] > totals[best]:
+            best = k
+    return cards[best]
+
+
+@njit(cache=True)
+def play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, won, scores,
                    rec_cards, rec_lead, rec_win, record):
     """Play a trick contract from dealt ``hands`` (modified: cards leave as played).
     Fills ``won`` and ``scores`` (by position); returns the number of tricks played."""
     trump = trump_of_nb(contract)
     danger = penalty_mask_nb(contract)
     restrict = contract == NO_HEARTS or contract == NO_KH
-    stop_mask = danger  # the round ends once every penalty card is taken
     for p in range(4):
         won[p] = 0
         scores[p] = 0
     played = np.int64(0)
-    taken_penalty = np.int64(0)
+    taken = np.int64(0)
     broken = False
+    voids = np.zeros(4, dtype=np.int64)
+    tc = np.empty(4, dtype=np.int64)
     leader = 0
     t = 0
     while t < 13:
@@ -150,23 +294,17 @@ def play_tricks_nb(dkey, contract, hands, pol, after_broken, won, scores,
         for j in range(4):
             p = (leader + j) & 3
             hand = hands[p]
-            if j == 0:
-                legal = hand
-                if restrict and not (after_broken and broken):
-                    nh = hand & ~HEARTS
-                    if nh:
-                        legal = nh
-            else:
-                legal = hand & suit_mask_nb(led)
-                if legal == 0:
-                    legal = hand
+            legal = legal_bonken_nb(hand, j, led, restrict, after_broken, broken)
             if pol[p] == POLICY_RANDOM:
                 c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
-            elif contract >= TRUMP_S:
-                c = heuristic_play_nb(hand, j, 4, led, winner, trump, 1,
-                                      FULL52 & ~(hand | played))
+            elif pol[p] == POLICY_PIMC and popcount_nb(legal) > 1:
+                c = pimc_card_nb(dkey, contract, p, hand, legal, after_broken, t, leader, tc, j,
+                                 played, broken, taken, scores, voids, worlds)
             else:
-                c = avoid_play_nb(hand, legal, j, led, winner, danger)
+                c = heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger, played)
+            if j > 0 and (c >> 4) != led:
+                voids[p] |= 1 << led
+            tc[j] = c
             bit = np.int64(1) << c
             hands[p] = hand & ~bit
             played |= bit
@@ -186,27 +324,11 @@ def play_tricks_nb(dkey, contract, hands, pol, after_broken, won, scores,
         won[win_pos] += 1
         if trick & HEARTS:
             broken = True
-        # scoring of this trick
-        if contract == DUCKING:
-            scores[win_pos] -= 5
-        elif contract == NO_HEARTS:
-            scores[win_pos] -= 5 * popcount_nb(trick & HEARTS)
-        elif contract == NO_MEN:
-            scores[win_pos] -= 20 * popcount_nb(trick & KINGS) + 10 * popcount_nb(trick & JACKS)
-        elif contract == NO_QUEENS:
-            scores[win_pos] -= 30 * popcount_nb(trick & QUEENS)
-        elif contract == NO_KH:
-            if trick & KH:
-                scores[win_pos] -= 50
-        elif contract == NO_LAST:
-            if t == 12:
-                scores[win_pos] -= 50
-        else:
-            scores[win_pos] += 10
-        taken_penalty |= trick & stop_mask
+        score_trick_nb(contract, trick, t, win_pos, scores)
+        taken |= trick & danger
         leader = win_pos
         t += 1
-        if stop_mask != 0 and taken_penalty == stop_mask:
+        if danger != 0 and taken == danger:
             break
     return t
 
@@ -302,7 +424,8 @@ def play_domino_nb(dkey, hands, pol, scores, rec_moves, rec_out, record):
 # ----------------------------------------------------------------------------- games
 
 @njit(cache=True, parallel=True)
-def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, game_start, n_games, chunk,
+def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, worlds, game_start, n_games,
+                 chunk,
                  o_deal, o_game, o_round, o_dealer, o_contract, o_ntricks, o_loser,
                  o_hands, o_tricks, o_scores, g_totals, g_winners,
                  record, r_cards, r_lead, r_win, r_moves, r_nmoves, r_out):
@@ -355,11 +478,11 @@ def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, game_start, n
                     o_loser[r] = (dealer + 1 + loser) & 3
                 else:
                     if record:
-                        nt = play_tricks_nb(dkey, contract, hands, pol, after_broken, won,
-                                            scores, r_cards[r], r_lead[r], r_win[r], True)
+                        nt = play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds,
+                                            won, scores, r_cards[r], r_lead[r], r_win[r], True)
                     else:
-                        nt = play_tricks_nb(dkey, contract, hands, pol, after_broken, won,
-                                            scores, r_cards[0], r_lead[0], r_win[0], False)
+                        nt = play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds,
+                                            won, scores, r_cards[0], r_lead[0], r_win[0], False)
                     o_loser[r] = -1
                 o_deal[r] = deal
                 o_game[r] = game_start + g
@@ -383,8 +506,8 @@ def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, game_start, n
 # ----------------------------------------------------------------------------- advice
 
 @njit(cache=True, parallel=True)
-def contract_query_nb(seed, my_hand, unseen, contracts, pol, after_broken, start, count, chunk,
-                      out_scores):
+def contract_query_nb(seed, my_hand, unseen, contracts, pol, after_broken, worlds, start, count,
+                      chunk, out_scores):
     """For sample ``start + i``: deal ``unseen`` (39 cards) to positions 0, 2, 3 (I am the
     chooser, position 1; the dealer is position 3) and play every contract of ``contracts``
     on that same deal. ``out_scores[i, c, p]``: score of position ``p`` in contract ``c``."""
@@ -424,7 +547,7 @@ def contract_query_nb(seed, my_hand, unseen, contracts, pol, after_broken, start
                 if contracts[c] == DOMINO:
                     play_domino_nb(dkey, hands, pol, scores, dm, d2, False)
                 else:
-                    play_tricks_nb(dkey, contracts[c], hands, pol, after_broken, won, scores,
-                                   d3, d2, d2, False)
+                    play_tricks_nb(dkey, contracts[c], hands, pol, after_broken, worlds, won,
+                                   scores, d3, d2, d2, False)
                 for p in range(4):
                     out_scores[i, c, p] = scores[p]

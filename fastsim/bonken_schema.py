@@ -31,7 +31,9 @@ RISK = np.array([5, 5, 5, 5, 10, 15, 20, 25, 35, 45, 60, 75, 90], dtype=np.int64
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
-POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+POLICY_PIMC = 2     # trick play by pimc; contract choice and Domino by the heuristic
+POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "pimc": POLICY_PIMC}
+PIMC_WORLDS = 16
 POLICY_NAMES = {v: k for k, v in POLICIES.items()}
 
 CTR_CHOICE = 60

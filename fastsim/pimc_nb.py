@@ -1,0 +1,75 @@
+"""Shared pieces of the pimc (perfect-information Monte Carlo) policies of every game.
+
+A pimc player samples *worlds*: deals of the cards it cannot see that agree with what it has
+seen — its own hand, the cards played, the table cards, and the suits other players showed
+themselves void in — then scores each legal move by finishing every world with the
+heuristic policy and plays the best average. The worlds are drawn from counter-based keys
+of (deal, decision, world), so results are reproducible for any thread count.
+"""
+import numpy as np
+from numba import njit
+
+from .bits import lowest_nb
+from .rng import below_nb
+
+REST = 8   # index of the "nobody's / not dealt" bucket in the capacity arrays
+
+
+@njit(cache=True)
+def deal_hidden_nb(wkey, n, me, my_hand, unseen, cap, voids, out):
+    """Deal the ``unseen`` cards: position q (q != me) receives ``cap[q]`` of them, the
+    rest (``cap[REST]``) goes nowhere; nobody gets a suit of ``voids[q]`` (bit per suit).
+    Cards are taken in random order, the most constrained suits first, and each goes to an
+    eligible holder with probability proportional to its free room. ``out[me]`` = my hand.
+    Returns False when stuck (the caller retries with another key)."""
+    cards = np.empty(64, dtype=np.int64)
+    room = cap.copy()
+    m = 0
+    x = unseen
+    while x:
+        cards[m] = lowest_nb(x)
+        x &= x - 1
+        m += 1
+    for i in range(m - 1):
+        j = i + below_nb(wkey, i, m - i)
+        c = cards[i]
+        cards[i] = cards[j]
+        cards[j] = c
+    nvoid = np.zeros(4, dtype=np.int64)
+    for q in range(n):
+        if q != me:
+            for s in range(4):
+                nvoid[s] += (voids[q] >> s) & 1
+    k = 0
+    for v in range(n, -1, -1):
+        for i in range(k, m):
+            if nvoid[cards[i] >> 4] == v:
+                c = cards[k]
+                cards[k] = cards[i]
+                cards[i] = c
+                k += 1
+    for q in range(n):
+        out[q] = 0
+    out[me] = my_hand
+    for i in range(m):
+        c = cards[i]
+        s = c >> 4
+        weight = room[REST]
+        for q in range(n):
+            if q != me and room[q] > 0 and not (voids[q] >> s) & 1:
+                weight += room[q]
+        if weight == 0:
+            return False
+        r = below_nb(wkey, 64 + i, weight)
+        if r < room[REST]:
+            room[REST] -= 1
+            continue
+        r -= room[REST]
+        for q in range(n):
+            if q != me and room[q] > 0 and not (voids[q] >> s) & 1:
+                if r < room[q]:
+                    out[q] |= np.int64(1) << c
+                    room[q] -= 1
+                    break
+                r -= room[q]
+    return True
