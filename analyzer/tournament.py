@@ -15,7 +15,7 @@ from .stats_core import Z95
 GAMES = ("boerenbridge", "bonken", "klaverjassen", "boonaken")
 POLICIES = {"boerenbridge": ("random", "heuristic", "pimc"),
             "bonken": ("random", "heuristic", "pimc"),
-            "klaverjassen": ("random", "heuristic"),
+            "klaverjassen": ("random", "heuristic", "pimc"),
             "boonaken": ("random", "heuristic")}
 
 
@@ -50,7 +50,7 @@ def _runner(game, n_units, whole_games, seed, variants, players, hand_size, pres
         def run(names):
             pols = kj.parse_seat_policies("heuristic", [f"{s}={p}" for s, p in enumerate(names)])
             r = kj.simulate(rules, n_units, seed=seed, policies=pols, boompje=whole_games,
-                            threads=threads)
+                            threads=threads, worlds=worlds)
             if whole_games:
                 t = r.games["totals"].astype(np.float64)
             else:

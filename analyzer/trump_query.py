@@ -14,7 +14,7 @@ from fastsim import klaverjassen_dd_nb as dd
 from fastsim import klaverjassen_nb as knb
 from fastsim.cards import CardError, card_str, mask_of, parse_cards
 from fastsim.common import RulesError
-from fastsim.klaverjassen_schema import POLICIES, build_rules
+from fastsim.klaverjassen_schema import PIMC_WORLDS, POLICIES, build_rules
 from fastsim.rng import check_seed
 from .stats_core import mean_ci, wilson
 
@@ -36,8 +36,8 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
     if passes != position and not forced:
         raise RulesError(f"at position {position} you name after {position} passes "
                          "(or, at position 0, after 4 passes: the forced call)")
-    if policy not in ("heuristic", "random", "dd"):
-        raise RulesError(f"unknown policy {policy!r}; known: heuristic, random, dd")
+    if policy not in ("heuristic", "random", "pimc", "dd"):
+        raise RulesError(f"unknown policy {policy!r}; known: heuristic, random, pimc, dd")
     if samples is None:
         samples = 100 if policy == "dd" else 10_000
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
@@ -46,7 +46,7 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
     if threads is not None:
         from fastsim.boerenbridge import set_threads
         set_threads(threads)
-    play_pol = POLICIES["random" if policy == "random" else "heuristic"]
+    play_pol = POLICIES[policy if policy in ("random", "pimc") else "heuristic"]
     pol = np.full(4, play_pol, dtype=np.int64)
     pol[position] = POLICIES["heuristic"]
     condition = policy != "random" and (position > 0 or forced)
@@ -69,7 +69,8 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
              "nat": np.zeros((batch, 5), dtype=np.bool_),
              "pit": np.zeros((batch, 5), dtype=np.bool_)}
         knb.trump_query_nb(seed_u, np.int64(mask_of(codes)), position, unseen, forced, condition,
-                           pol, rules.amsterdam, rules.undertrump_forced, rules.all_100, play,
+                           pol, rules.amsterdam, rules.undertrump_forced, rules.all_100,
+                           np.int64(PIMC_WORLDS), play,
                            np.int64(drawn), np.int64(batch), np.int64(64), ok, a["hands"],
                            a["trump"], a["team"], a["margin"], a["nat"], a["pit"])
         accepted += int(ok.sum())

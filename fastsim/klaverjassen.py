@@ -6,7 +6,8 @@ import numpy as np
 from . import klaverjassen_nb as nb
 from .boerenbridge import set_threads
 from .klaverjassen_schema import (DEAL_COLUMNS, GAME_COLUMNS, GAME_DEALS, MAX_GAME_DEALS,
-                                  PLAYERS, Rules, RulesError, build_rules, parse_seat_policies)
+                                  PIMC_WORLDS, PLAYERS, Rules, RulesError, build_rules,
+                                  parse_seat_policies)
 from .rng import check_seed
 
 DEFAULT_CHUNK = 256
@@ -30,7 +31,7 @@ class Result:
 
 
 def simulate(rules, n, seed=0, policies=None, boompje=False, trump=None, playing_team=0,
-             threads=None, chunk=DEFAULT_CHUNK, game_start=0, record=False):
+             threads=None, chunk=DEFAULT_CHUNK, game_start=0, record=False, worlds=PIMC_WORLDS):
     """``n`` independent deals (``boompje=False``) or ``n`` 16-deal games. ``trump``: a
     suit index to fix trump (no calling) with ``playing_team`` playing."""
     if not isinstance(rules, Rules):
@@ -73,7 +74,8 @@ def simulate(rules, n, seed=0, policies=None, boompje=False, trump=None, playing
         nb.run_deals_nb(
             seed_u, np.int64(n), GAME_DEALS if boompje else 1, rules.first_dealer, policies,
             -1 if trump is None else int(trump), int(playing_team), rules.amsterdam,
-            rules.undertrump_forced, rules.all_100, np.int64(game_start), np.int64(chunk),
+            rules.undertrump_forced, rules.all_100, np.int64(worlds), np.int64(game_start),
+            np.int64(chunk),
             valid, deals["deal"], deals["game"], deals["deal_no"], deals["dealer"],
             deals["trump"], deals["playing_team"], deals["caller"], deals["forced"],
             deals["nat"], deals["pit"], deals["hands"], deals["tricks"], deals["card_points"],

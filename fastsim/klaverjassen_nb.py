@@ -18,9 +18,10 @@ from numba import njit, prange
 from .bits import popcount_nb, lowest_nb, suit_mask_nb, RANK_MASK
 from .play_nb import random_card_nb
 from .rng import run_key_nb, deal_key_nb, below_nb
+from .pimc_nb import deal_hidden_nb
 from .klaverjassen_schema import (
     TRUMP_STRENGTH, PLAIN_STRENGTH, TRUMP_POINTS, PLAIN_POINTS, TRUMP_ABOVE, PLAIN_ABOVE,
-    CALL_TRUMP_VALUE, CALL_THRESHOLD, POLICY_RANDOM, CTR_CALL, CTR_FORCED, CTR_PLAY,
+    CALL_TRUMP_VALUE, CALL_THRESHOLD, POLICY_RANDOM, POLICY_PIMC, CTR_CALL, CTR_FORCED, CTR_PLAY,
     LAST_TRICK, TOTAL_POINTS, PIT_BONUS, GAME_DEALS, MAX_GAME_DEALS, GAME_STRIDE,
 )
 
@@ -315,13 +316,126 @@ def call_trump_nb(dkey, hands, pol, rec_calls):
 
 
 @njit(cache=True)
+def rollout_nb(hands, trump, team_of_pos, playing, t0, leader, tc, tn, played, amsterdam,
+               undertrump_forced, all_100, won, team_cp, team_rm):
+    """Finish a deal with the heuristic for everyone from trick ``t0`` led by ``leader``
+    with ``tc[:tn]`` already on the table; adds to ``won``, ``team_cp`` and ``team_rm``."""
+    for t in range(t0, 8):
+        led = -1
+        winner = -1
+        win_pos = -1
+        hi = -1
+        trick = np.int64(0)
+        tp = 0
+        start = tn if t == t0 else 0
+        for j in range(4):
+            p = (leader + j) & 3
+            if j < start:
+                c = tc[j]
+            else:
+                hand = hands[p]
+                pw = win_pos >= 0 and team_of_pos[win_pos] == team_of_pos[p]
+                legal = legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
+                c = heuristic_play_nb(hand, legal, j, led, trump, winner, pw, pw, trick, tp,
+                                      team_of_pos[p] == playing, FULL32 & ~(hand | played),
+                                      all_100)
+                hands[p] = hand & ~(np.int64(1) << c)
+                played |= np.int64(1) << c
+            trick |= np.int64(1) << c
+            tp += points_nb(c, trump)
+            if j == 0:
+                led = c >> 4
+                winner = c
+                win_pos = p
+            elif beats_nb(c, winner, led, trump):
+                winner = c
+                win_pos = p
+            if c >> 4 == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
+                hi = c
+        if t == 7:
+            tp += LAST_TRICK
+        won[win_pos] += 1
+        team_cp[team_of_pos[win_pos]] += tp
+        team_rm[team_of_pos[win_pos]] += roem_nb(trick, trump, all_100)
+        leader = win_pos
+
+
+@njit(cache=True)
+def pimc_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, tc, tn, played,
+                 won, team_cp, team_rm, voids, amsterdam, undertrump_forced, all_100, worlds):
+    """pimc: every legal card scored over ``worlds`` sampled deals of the unseen cards
+    (shown voids respected), each finished by the heuristic; the best average of my team's
+    banked score minus the other team's (nat and pit included)."""
+    unseen = FULL32 & ~(hand | played)
+    cap = np.zeros(9, dtype=np.int64)
+    for q in range(4):
+        if q != me:
+            cap[q] = 8 - t - (1 if ((q - leader) & 3) < tn else 0)
+    n_legal = popcount_nb(legal)
+    cards = np.empty(8, dtype=np.int64)
+    totals = np.zeros(8, dtype=np.int64)
+    x = legal
+    for k in range(n_legal):
+        cards[k] = lowest_nb(x)
+        x &= x - 1
+    world = np.empty(4, dtype=np.int64)
+    h2 = np.empty(4, dtype=np.int64)
+    w2 = np.empty(4, dtype=np.int64)
+    cp = np.empty(2, dtype=np.int64)
+    rm = np.empty(2, dtype=np.int64)
+    tt = np.empty(2, dtype=np.int64)
+    sc = np.empty(2, dtype=np.int64)
+    tc2 = np.empty(4, dtype=np.int64)
+    novoids = np.zeros(4, dtype=np.int64)
+    mine = team_of_pos[me]
+    base = deal_key_nb(dkey, 1_000_000 + t * 8 + me)
+    for w in range(worlds):
+        wkey = deal_key_nb(base, w)
+        ok = False
+        for attempt in range(8):
+            if deal_hidden_nb(deal_key_nb(wkey, attempt), 4, me, hand, unseen, cap, voids, world):
+                ok = True
+                break
+        if not ok:
+            deal_hidden_nb(wkey, 4, me, hand, unseen, cap, novoids, world)
+        for k in range(n_legal):
+            c = cards[k]
+            for q in range(4):
+                h2[q] = world[q]
+                w2[q] = won[q]
+            h2[me] = hand & ~(np.int64(1) << c)
+            for i in range(2):
+                cp[i] = team_cp[i]
+                rm[i] = team_rm[i]
+            for j in range(tn):
+                tc2[j] = tc[j]
+            tc2[tn] = c
+            rollout_nb(h2, trump, team_of_pos, playing, t, leader, tc2, tn + 1,
+                       played | (np.int64(1) << c), amsterdam, undertrump_forced, all_100,
+                       w2, cp, rm)
+            tt[0] = 0
+            tt[1] = 0
+            for q in range(4):
+                tt[team_of_pos[q]] += w2[q]
+            score_deal_nb(cp, rm, playing, tt, sc)
+            totals[k] += sc[mine] - sc[1 - mine]
+    best = 0
+    for k in range(1, n_legal):
+        if totals[k] > totals[best]:
+            best = k
+    return cards[best]
+
+
+@njit(cache=True)
 def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, played0,
-                amsterdam, undertrump_forced, all_100, won, team_cp, team_rm,
+                amsterdam, undertrump_forced, all_100, worlds, won, team_cp, team_rm,
                 rec_cards, rec_lead, rec_win, rec_pts, rec_roem, record):
     """Play tricks ``t0..7`` from the position (``hands`` modified). ``team_of_pos[p]``:
     team of position p; ``playing``: the playing team. Adds to ``won`` (per position),
     ``team_cp`` and ``team_rm``."""
     played = played0
+    voids = np.zeros(4, dtype=np.int64)
+    tc = np.empty(4, dtype=np.int64)
     for t in range(t0, 8):
         led = -1
         winner = -1
@@ -336,11 +450,18 @@ def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, playe
             legal = legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
             if pol[p] == POLICY_RANDOM:
                 c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
+            elif pol[p] == POLICY_PIMC and popcount_nb(legal) > 1:
+                c = pimc_card_nb(dkey, p, hand, legal, trump, team_of_pos, playing, t, leader,
+                                 tc, j, played, won, team_cp, team_rm, voids, amsterdam,
+                                 undertrump_forced, all_100, worlds)
             else:
                 c = heuristic_play_nb(hand, legal, j, led, trump, winner, pw,
                                       pw and win_pos != p, trick, tp,
                                       team_of_pos[p] == playing,
                                       FULL32 & ~(hand | played), all_100)
+            if j > 0 and (c >> 4) != led:
+                voids[p] |= 1 << led
+            tc[j] = c
             bit = np.int64(1) << c
             hands[p] = hand & ~bit
             played |= bit
@@ -397,7 +518,7 @@ def score_deal_nb(team_cp, team_rm, playing, tricks_team, out_scores):
 
 @njit(cache=True, parallel=True)
 def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, fixed_team,
-                 amsterdam, undertrump_forced, all_100, game_start, chunk,
+                 amsterdam, undertrump_forced, all_100, worlds, game_start, chunk,
                  o_valid, o_deal, o_game, o_dealno, o_dealer, o_trump, o_team, o_caller,
                  o_forced, o_nat, o_pit, o_hands, o_tricks, o_cp, o_rm, o_scores,
                  g_totals, g_ndeals, g_winners,
@@ -463,11 +584,11 @@ def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, f
                         r_calls[r, q] = calls[q]
                     r_ncalls[r] = ncalls
                     play_out_nb(dkey, hands, pol, trump, tpos, playing, 0, 0, np.int64(0),
-                                amsterdam, undertrump_forced, all_100, won, cp, rm,
+                                amsterdam, undertrump_forced, all_100, worlds, won, cp, rm,
                                 r_cards[r], r_lead[r], r_win[r], r_pts[r], r_roem[r], True)
                 else:
                     play_out_nb(dkey, hands, pol, trump, tpos, playing, 0, 0, np.int64(0),
-                                amsterdam, undertrump_forced, all_100, won, cp, rm,
+                                amsterdam, undertrump_forced, all_100, worlds, won, cp, rm,
                                 r_cards[0], r_lead[0], r_win[0], r_pts[0], r_roem[0], False)
                 tt[0] = 0
                 tt[1] = 0
@@ -504,7 +625,7 @@ def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, f
 
 @njit(cache=True, parallel=True)
 def trump_query_nb(seed, my_hand, my_pos, unseen, forced, condition, pol, amsterdam,
-                   undertrump_forced, all_100, play, start, count, chunk,
+                   undertrump_forced, all_100, worlds, play, start, count, chunk,
                    out_ok, out_hands, out_trump, out_team, out_margin, out_nat, out_pit):
     """Sample deals consistent with my hand and the passes before me, and evaluate each
     option: name suit 0..3 (options 0..3) or pass (option 4, not when ``forced``).
@@ -599,7 +720,7 @@ def trump_query_nb(seed, my_hand, my_pos, unseen, forced, condition, pol, amster
                 rm[0] = 0
                 rm[1] = 0
                 play_out_nb(dkey, hands, pol, trump, tpos, playing, 0, 0, np.int64(0),
-                            amsterdam, undertrump_forced, all_100, won, cp, rm,
+                            amsterdam, undertrump_forced, all_100, worlds, won, cp, rm,
                             d8, d1, d1, d16, d16, False)
                 tt[0] = won[0] + won[2]
                 tt[1] = won[1] + won[3]

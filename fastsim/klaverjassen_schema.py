@@ -45,7 +45,9 @@ CALL_THRESHOLD = np.array([95, 90, 90, 85], dtype=np.int64)
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
-POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+POLICY_PIMC = 2     # card play by pimc; the trump call by the heuristic
+POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "pimc": POLICY_PIMC}
+PIMC_WORLDS = 16
 POLICY_NAMES = {v: k for k, v in POLICIES.items()}
 
 CTR_CALL = 64
