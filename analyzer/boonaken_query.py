@@ -11,8 +11,8 @@ least one half. numpy only.
 import numpy as np
 
 from fastsim import boonaken_nb as bnb
-from fastsim.boonaken_schema import (BOONAAK, LADDER, LAYOUT_OPEN, MISERE, POLICIES, ZWABBER,
-                                     build_rules)
+from fastsim.boonaken_schema import (BOONAAK, LADDER, LAYOUT_OPEN, MISERE, PIMC_WORLDS, POLICIES,
+                                     ZWABBER, build_rules)
 from fastsim.cards import SUITS, CardError, card_str, mask_of, parse_cards
 from fastsim.common import RulesError
 from fastsim.rng import check_seed
@@ -51,7 +51,8 @@ def bid_advice(players, hand, open_cards, preset="seed", samples=5000, policy="h
     mis = np.zeros(samples, dtype=np.bool_)
     zw = np.zeros(samples, dtype=np.bool_)
     bnb.bid_query_nb(seed_u, n, rules.preset_id, np.int64(mask_of(h)), np.asarray(o, dtype=np.int64),
-                     unseen, POLICIES[policy], np.int64(0), np.int64(samples), np.int64(64),
+                     unseen, POLICIES[policy], np.int64(PIMC_WORLDS), np.int64(0),
+                     np.int64(samples), np.int64(64),
                      pts, allwin, mis, zw)
     m = samples
     rows = []

@@ -16,7 +16,7 @@ GAMES = ("boerenbridge", "bonken", "klaverjassen", "boonaken")
 POLICIES = {"boerenbridge": ("random", "heuristic", "pimc"),
             "bonken": ("random", "heuristic", "pimc"),
             "klaverjassen": ("random", "heuristic", "pimc"),
-            "boonaken": ("random", "heuristic")}
+            "boonaken": ("random", "heuristic", "pimc")}
 
 
 def _runner(game, n_units, whole_games, seed, variants, players, hand_size, preset, worlds,
@@ -63,7 +63,7 @@ def _runner(game, n_units, whole_games, seed, variants, players, hand_size, pres
     def run(names):
         pols = bo.parse_seat_policies(rules.players, "heuristic",
                                       [f"{s}={p}" for s, p in enumerate(names)])
-        r = bo.simulate(rules, n_units, seed=seed, policies=pols, threads=threads)
+        r = bo.simulate(rules, n_units, seed=seed, policies=pols, threads=threads, worlds=worlds)
         res = r.deals["result"]
         return np.where(res < 0, 0, np.where(res == 1, 1, -1)).astype(np.float64)
     return run, rules.players, "deal"

@@ -5,7 +5,7 @@ import numpy as np
 
 from . import boonaken_nb as nb
 from .boerenbridge import set_threads
-from .boonaken_schema import (MAX_AUCTION, MAX_TRICKS,
+from .boonaken_schema import (MAX_AUCTION, MAX_TRICKS, PIMC_WORLDS,
                               Rules, RulesError, build_rules, parse_seat_policies)
 from .rng import check_seed
 
@@ -49,7 +49,7 @@ def _check(rules, policies, n):
 
 
 def simulate(rules, n_deals, seed=0, policies=None, threads=None, chunk=256, start=0,
-             record=False):
+             record=False, worlds=PIMC_WORLDS):
     """Independent deals (the dealer fixed at ``rules.first_dealer``)."""
     policies = _check(rules, policies, n_deals)
     seed_u = check_seed(seed)
@@ -70,7 +70,7 @@ def simulate(rules, n_deals, seed=0, policies=None, threads=None, chunk=256, sta
             "deck": np.full((rows, 32), -1, dtype=np.int64)}
     if n_deals:
         nb.run_deals_nb(seed_u, n, rules.preset_id, rules.first_dealer, policies,
-                        np.int64(start), np.int64(n_deals), np.int64(chunk), d["info"],
+                        np.int64(worlds), np.int64(start), np.int64(n_deals), np.int64(chunk), d["info"],
                         d["hands"], d["misere"], d["tricks"], d["card_points"], d["result"],
                         record, play["auction"], play["cards"], play["leader"],
                         play["winner"], play["draws"], play["deck"])
@@ -78,7 +78,8 @@ def simulate(rules, n_deals, seed=0, policies=None, threads=None, chunk=256, sta
                   play=play if record else None)
 
 
-def simulate_matches(rules, n_matches, seed=0, policies=None, threads=None, chunk=64, start=0):
+def simulate_matches(rules, n_matches, seed=0, policies=None, threads=None, chunk=64, start=0,
+                     worlds=PIMC_WORLDS):
     """Whole matches; the first dealer rotates with the match index."""
     policies = _check(rules, policies, n_matches)
     seed_u = check_seed(seed)
@@ -92,6 +93,6 @@ def simulate_matches(rules, n_matches, seed=0, policies=None, threads=None, chun
          "first_dealer": np.zeros(n_matches, dtype=np.int64)}
     if n_matches:
         nb.run_matches_nb(seed_u, n, rules.preset_id, rules.first_dealer, policies,
-                          np.int64(start), np.int64(n_matches), np.int64(chunk), m["deals"],
+                          np.int64(worlds), np.int64(start), np.int64(n_matches), np.int64(chunk), m["deals"],
                           m["winner"], m["status"], m["plus"], m["walk"], m["first_dealer"])
     return MatchResult(rules=rules, policies=policies, seed=int(seed), matches=m)

@@ -14,9 +14,10 @@ from numba import njit, prange
 from .bits import popcount_nb, lowest_nb, highest_nb, suit_mask_nb, RANK_MASK
 from .play_nb import random_card_nb
 from .rng import run_key_nb, deal_key_nb, below_nb
+from .pimc_nb import deal_hidden_nb
 from .boonaken_schema import (
     TRUMP_STRENGTH, PLAIN_STRENGTH, TRUMP_POINTS, PLAIN_POINTS, LADDER_VALUE, MISERE, ZWABBER,
-    BOONAAK, LAYOUT_OPEN, LAYOUT_BLIND, POLICY_RANDOM, CTR_AUCTION, CTR_AUCTION_PICK,
+    BOONAAK, LAYOUT_OPEN, LAYOUT_BLIND, POLICY_RANDOM, POLICY_PIMC, CTR_AUCTION, CTR_AUCTION_PICK,
     CTR_EXCHANGE, CTR_TRUMP, CTR_PLAY, PRESET_SEED, PRESET_LEIMUIDEN, MAX_AUCTION, MAX_TRICKS,
     CONTRACT_POINTS, CONTRACT_MISERE, CONTRACT_ZWABBER, CONTRACT_BOONAAK, MATCH_STRIDE,
     MAX_MATCH_DEALS,
@@ -379,7 +380,7 @@ N_INFO = 17
 
 
 @njit(cache=True)
-def play_deal_nb(dkey, n, preset, pol, deck, hands, info, mis, won, cpts, result,
+def play_deal_nb(dkey, n, preset, pol, worlds, deck, hands, info, mis, won, cpts, result,
                  rec_auction, rec_cards, rec_lead, rec_win, rec_draw, rec_deck, record):
     """Deal, auction, exchange, play and judge one deal among ``n`` positions."""
     lm = 1 if preset == PRESET_LEIMUIDEN else 0
@@ -532,13 +533,164 @@ def play_deal_nb(dkey, n, preset, pol, deck, hands, info, mis, won, cpts, result
 
     play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis, won, cpts,
                      result, decl, contract, standing, open_mask, blind_mask, open_at, n_open,
-                     rest_at, -2, rec_cards, rec_lead, rec_win, rec_draw, record)
+                     rest_at, -2, worlds, rec_cards, rec_lead, rec_win, rec_draw, record)
+
+
+@njit(cache=True)
+def rollout_nb(n, preset, hands, deck, stock_pos, trump, t0, leader, tc, tn, played, contract,
+               in_mis, won, cpts):
+    """Finish a deal with the heuristic for everyone (drawing from ``deck`` in the seed
+    preset) from trick ``t0`` led by ``leader`` with ``tc[:tn]`` on the table."""
+    t = t0
+    while hands[leader] != 0 or (t == t0 and tn > 0):
+        led = -1
+        winner = -1
+        wpos = -1
+        hi = -1
+        trick = np.int64(0)
+        start = tn if t == t0 else 0
+        for j in range(n):
+            p = (leader + j) % n
+            if j < start:
+                c = tc[j]
+            else:
+                h = hands[p]
+                legal = legal_nb(h, led, trump, hi, preset)
+                c = heuristic_card_nb(h, legal, j, n, led, winner, trump,
+                                      contract == CONTRACT_MISERE and in_mis[p],
+                                      FULL32 & ~(h | played))
+                hands[p] = h & ~(np.int64(1) << c)
+                played |= np.int64(1) << c
+            trick |= np.int64(1) << c
+            if j == 0:
+                led = c >> 4
+                winner = c
+                wpos = p
+            elif beats_nb(c, winner, led, trump):
+                winner = c
+                wpos = p
+            if trump >= 0 and (c >> 4) == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
+                hi = c
+        won[wpos] += 1
+        cpts[wpos] += mask_points_nb(trick, trump)
+        if preset == PRESET_SEED and 32 - stock_pos >= n:
+            for j in range(n):
+                hands[(leader + j) % n] |= np.int64(1) << deck[stock_pos]
+                stock_pos += 1
+        leader = wpos
+        t += 1
+        if t >= MAX_TRICKS:
+            break
+
+
+@njit(cache=True)
+def pimc_card_nb(dkey, n, preset, me, hand, legal, hands, deck, stock_pos, trump, t, leader, tc,
+                 tn, played, known_out, pinned, decl, contract, bid, my_roem, in_mis, won, cpts,
+                 voids, worlds):
+    """pimc: every legal card scored over ``worlds`` sampled deals of what ``me`` cannot see
+    (the other hands at their sizes, the stock in a random order, the rest out of play; shown
+    voids respected; cards the declarer took from the open table stay in the declarer's
+    hand), each finished by the heuristic. Objective: a declarer (or misère player) wants to
+    make it (and card points on a point bid); everyone else wants the contracts to fail."""
+    unseen = FULL32 & ~(hand | played | known_out | pinned)
+    cap = np.zeros(9, dtype=np.int64)
+    for q in range(n):
+        if q != me:
+            cap[q] = popcount_nb(hands[q])
+    if decl != me:
+        cap[decl] -= popcount_nb(pinned & hands[decl])
+    n_stock = 32 - stock_pos if preset == PRESET_SEED else 0
+    cap[n] = n_stock                      # the stock as an extra holder
+    total = 0
+    for q in range(n + 1):
+        if q != me:
+            total += cap[q]
+    cap[8] = popcount_nb(unseen) - total
+    n_legal = popcount_nb(legal)
+    cards = np.empty(15, dtype=np.int64)
+    totals = np.zeros(15, dtype=np.int64)
+    x = legal
+    for k in range(n_legal):
+        cards[k] = lowest_nb(x)
+        x &= x - 1
+    world = np.zeros(8, dtype=np.int64)
+    h2 = np.zeros(5, dtype=np.int64)
+    w2 = np.zeros(5, dtype=np.int64)
+    p2 = np.zeros(5, dtype=np.int64)
+    deck2 = deck.copy()
+    tc2 = np.empty(5, dtype=np.int64)
+    vv = np.zeros(8, dtype=np.int64)
+    for q in range(n):
+        vv[q] = voids[q]
+    novoids = np.zeros(8, dtype=np.int64)
+    base = deal_key_nb(dkey, 1_000_000 + t * 8 + me)
+    for w in range(worlds):
+        wkey = deal_key_nb(base, w)
+        ok = False
+        for attempt in range(8):
+            if deal_hidden_nb(deal_key_nb(wkey, attempt), n + 1, me, hand, unseen, cap, vv, world):
+                ok = True
+                break
+        if not ok:
+            deal_hidden_nb(wkey, n + 1, me, hand, unseen, cap, novoids, world)
+        if decl != me:
+            world[decl] |= pinned & hands[decl]
+        # the sampled stock, in a random order
+        k = stock_pos
+        y = world[n]
+        while y:
+            deck2[k] = lowest_nb(y)
+            y &= y - 1
+            k += 1
+        for i in range(stock_pos, 31):
+            j = i + below_nb(wkey, 1000 + i, 32 - i)
+            tmp = deck2[i]
+            deck2[i] = deck2[j]
+            deck2[j] = tmp
+        for kk in range(n_legal):
+            c = cards[kk]
+            for q in range(n):
+                h2[q] = world[q]
+                w2[q] = won[q]
+                p2[q] = cpts[q]
+            h2[me] = hand & ~(np.int64(1) << c)
+            for j in range(tn):
+                tc2[j] = tc[j]
+            tc2[tn] = c
+            rollout_nb(n, preset, h2, deck2, stock_pos, trump, t, leader, tc2, tn + 1,
+                       played | (np.int64(1) << c), contract, in_mis, w2, p2)
+            tricks_all = 0
+            for q in range(n):
+                tricks_all += w2[q]
+            made = 0
+            if contract == CONTRACT_POINTS:
+                made = 1 if p2[decl] + (my_roem if me == decl else 0) >= bid else 0
+            elif contract == CONTRACT_MISERE:
+                for q in range(n):
+                    if in_mis[q] and w2[q] == 0 and (q == me or not in_mis[me]):
+                        made += 1
+            else:
+                made = 1 if w2[decl] == tricks_all else 0
+            mine = (me == decl and contract != CONTRACT_MISERE) or (contract == CONTRACT_MISERE and in_mis[me])
+            if contract == CONTRACT_MISERE and in_mis[me]:
+                v = 1000 * (1 if w2[me] == 0 else 0)
+            elif mine:
+                v = 1000 * made + (p2[decl] if contract == CONTRACT_POINTS else 0)
+            else:
+                v = -1000 * made - (p2[decl] if contract == CONTRACT_POINTS else 0)
+            totals[kk] += v
+    best = 0
+    for kk in range(1, n_legal):
+        if totals[kk] > totals[best]:
+            best = kk
+    return cards[best]
 
 
 @njit(cache=True)
 def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis, won, cpts,
                      result, decl, contract, standing, open_mask, blind_mask, open_at, n_open,
-                     rest_at, fixed_trump, rec_cards, rec_lead, rec_win, rec_draw, record):
+                     rest_at, fixed_trump, worlds, rec_cards, rec_lead, rec_win, rec_draw,
+                     record):
     """Exchange, trump, play and results of a contract won by position ``decl``.
     ``fixed_trump`` >= 0 makes a heuristic declarer of a point bid or boonaak exchange for
     and name that suit (the bid query evaluates every suit); -2: the policy decides."""
@@ -615,6 +767,13 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
     leader = decl if contract != CONTRACT_MISERE else mis[0]
     t = 0
     first_hands = hands_now.copy()
+    voids = np.zeros(5, dtype=np.int64)
+    tc = np.empty(5, dtype=np.int64)
+    untaken = open_mask & ~keep
+    pinned = keep & table
+    my_roem = 0
+    if contract == CONTRACT_POINTS and trump >= 0:
+        my_roem = best_meld_nb(keep, trump, lm) if preset == PRESET_SEED else roem_sum_nb(keep, trump, lm)
     while hands_now[leader] != 0 and t < MAX_TRICKS:
         led = -1
         winner = -1
@@ -627,12 +786,21 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
             legal = legal_nb(h, led, trump, hi, preset)
             if pol[p] == POLICY_RANDOM:
                 c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
+            elif pol[p] == POLICY_PIMC and popcount_nb(legal) > 1 and trump >= -1 and (named or t > 0 or j > 0):
+                known = untaken | (info[I_DISCARDED] if p == decl else np.int64(0))
+                c = pimc_card_nb(dkey, n, preset, p, h, legal, hands_now, deck, stock_pos, trump,
+                                 t, leader, tc, j, played, known, pinned & ~played, decl,
+                                 contract, LADDER_VALUE[standing], my_roem, in_mis, won, cpts,
+                                 voids, worlds)
             else:
                 avoid = contract == CONTRACT_MISERE and in_mis[p]
                 c = heuristic_card_nb(h, legal, j, n, led, winner, trump, avoid,
                                       FULL32 & ~(h | played))
             if t == 0 and j == 0 and not named:
                 trump = c >> 4
+            if j > 0 and (c >> 4) != led:
+                voids[p] |= 1 << led
+            tc[j] = c
             bit = np.int64(1) << c
             hands_now[p] = h & ~bit
             played |= bit
@@ -690,7 +858,7 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
 # ----------------------------------------------------------------------------- runs
 
 @njit(cache=True, parallel=True)
-def run_deals_nb(seed, n, preset, dealer, seat_pol, start, count, chunk,
+def run_deals_nb(seed, n, preset, dealer, seat_pol, worlds, start, count, chunk,
                  o_info, o_hands, o_mis, o_won, o_cpts, o_result,
                  record, r_auction, r_cards, r_lead, r_win, r_draw, r_deck):
     """Independent deals ``start ..`` with a fixed dealer; per-seat outputs."""
@@ -710,7 +878,7 @@ def run_deals_nb(seed, n, preset, dealer, seat_pol, start, count, chunk,
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             dkey = deal_key_nb(rkey, start + i)
             ri = i if record else 0
-            play_deal_nb(dkey, n, preset, pol, deck, hands, info, mis, won, cpts, res,
+            play_deal_nb(dkey, n, preset, pol, worlds, deck, hands, info, mis, won, cpts, res,
                          r_auction[ri], r_cards[ri], r_lead[ri], r_win[ri], r_draw[ri],
                          r_deck[ri], record)
             for f in range(N_INFO):
@@ -728,7 +896,7 @@ def run_deals_nb(seed, n, preset, dealer, seat_pol, start, count, chunk,
 
 
 @njit(cache=True, parallel=True)
-def run_matches_nb(seed, n0, preset, first_dealer, seat_pol, start, count, chunk,
+def run_matches_nb(seed, n0, preset, first_dealer, seat_pol, worlds, start, count, chunk,
                    m_deals, m_winner, m_status, m_plus, m_walk, m_first_dealer):
     """Whole matches. seed/pagat: the first seat to two + wins (``m_winner``); leimuiden:
     the ±1 walk, ``m_status`` 1 safe, −1 pays, 0 undecided. Matches start with the dealer
@@ -774,7 +942,7 @@ def run_matches_nb(seed, n0, preset, first_dealer, seat_pol, start, count, chunk
                 for p in range(n):
                     pol[p] = seat_pol[seats[p]]
                 dkey = deal_key_nb(rkey, m * MATCH_STRIDE + k)
-                play_deal_nb(dkey, n, preset, pol, deck, hands, info, mis, won, cpts, res,
+                play_deal_nb(dkey, n, preset, pol, worlds, deck, hands, info, mis, won, cpts, res,
                              da, dc, dl, dl, dc, dl, False)
                 k += 1
                 if info[I_VOID]:
@@ -822,7 +990,8 @@ def run_matches_nb(seed, n0, preset, first_dealer, seat_pol, start, count, chunk
 # ----------------------------------------------------------------------------- bid advice
 
 @njit(cache=True, parallel=True)
-def bid_query_nb(seed, n, preset, my_hand, open_cards, unseen, others_pol, start, count, chunk,
+def bid_query_nb(seed, n, preset, my_hand, open_cards, unseen, others_pol, worlds, start, count,
+                 chunk,
                  out_points, out_allwin, out_misere, out_zwabber):
     """For sample ``start + i``: deal ``unseen`` to the other positions, the blind and the
     rest; I (position 0) declare and lead. Plays: a point bid with each suit as trump
@@ -913,7 +1082,7 @@ def bid_query_nb(seed, n, preset, my_hand, open_cards, unseen, others_pol, start
                     in_mis[0] = False
                 play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis,
                                  won, cpts, res, 0, contract, 0, open_mask, blind_mask, open_at,
-                                 n_open, rest_at, ft, d2, d1, d1, d2, False)
+                                 n_open, rest_at, ft, worlds, d2, d1, d1, d2, False)
                 if ev < 4:
                     out_points[i, ev] = cpts[0] + info[I_ROEM]
                     out_allwin[i, ev] = won[0] == info[I_NTRICKS]

@@ -48,7 +48,9 @@ LAYOUT_BLIND = np.array([[table_layout(p, n)[1] for n in range(6)] for p in rang
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
-POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+POLICY_PIMC = 2     # card play by pimc; auction, exchange and trump by the heuristic
+POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "pimc": POLICY_PIMC}
+PIMC_WORLDS = 16
 POLICY_NAMES = {v: k for k, v in POLICIES.items()}
 
 CTR_AUCTION = 64
