@@ -11,6 +11,7 @@ import numpy as np
 from . import boerenbridge_nb as nb
 from .boerenbridge_schema import (DEAL_COLUMNS, GAME_COLUMNS, PIMC_WORLDS, SCORING, Rules,
                                   RulesError, build_rules, parse_seat_policies)
+from .common import auto_chunk
 from .rng import check_seed
 
 DEFAULT_CHUNK = 2048
@@ -45,7 +46,7 @@ def set_threads(threads):
     return threads
 
 
-def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=DEFAULT_CHUNK,
+def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=None,
              game_start=0, record=False, worlds=PIMC_WORLDS):
     """Play ``n_games`` games of ``rules.schedule`` (a one-deal schedule for independent
     deals) starting at game index ``game_start``; returns :class:`Result`."""
@@ -60,11 +61,13 @@ def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=DEFAULT_
         raise RulesError(f"need one policy per seat ({n}), got {policies.shape}")
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 0:
         raise RulesError(f"number of deals/games must be a non-negative integer, got {n_games!r}")
-    if chunk < 1:
-        raise RulesError("chunk must be at least 1")
     if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= 4096:
         raise RulesError(f"worlds must be 1..4096, got {worlds!r}")
     set_threads(threads)
+    if chunk is None:
+        chunk = auto_chunk(n_games, DEFAULT_CHUNK, threads)
+    if chunk < 1:
+        raise RulesError("chunk must be at least 1")
     K = len(rules.schedule)
     rows = n_games * K
     deals = {}

@@ -7,6 +7,7 @@ from . import bonken_nb as nb
 from .boerenbridge import set_threads
 from .bonken_schema import (DEAL_COLUMNS, GAME_COLUMNS, MAX_TURNS, PIMC_WORLDS, PLAYERS, ROUNDS, Rules,
                             RulesError, build_rules, contract_id, parse_seat_policies)
+from .common import auto_chunk
 from .rng import check_seed
 
 DEFAULT_CHUNK = 512
@@ -35,7 +36,7 @@ def game_plan(rules):
 
 
 def simulate(rules, n_games, seed=0, policies=None, contract=None, threads=None,
-             chunk=DEFAULT_CHUNK, game_start=0, record=False, worlds=PIMC_WORLDS):
+             chunk=None, game_start=0, record=False, worlds=PIMC_WORLDS):
     """Whole games (``contract=None``) or single rounds of one contract (id or name)."""
     if not isinstance(rules, Rules):
         raise TypeError("rules must come from build_rules()")
@@ -52,6 +53,8 @@ def simulate(rules, n_games, seed=0, policies=None, contract=None, threads=None,
     else:
         plan = (contract_id(contract) if not isinstance(contract, (int, np.integer)) else int(contract),)
     set_threads(threads)
+    if chunk is None:
+        chunk = auto_chunk(n_games, DEFAULT_CHUNK, threads)
     K = len(plan)
     rows = n_games * K
     deals = {name: np.zeros((rows, PLAYERS) if per_seat else rows, dtype=dtype)

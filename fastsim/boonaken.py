@@ -7,6 +7,7 @@ from . import boonaken_nb as nb
 from .boerenbridge import set_threads
 from .boonaken_schema import (MAX_AUCTION, MAX_TRICKS, PIMC_WORLDS,
                               Rules, RulesError, build_rules, parse_seat_policies)
+from .common import auto_chunk
 from .rng import check_seed
 
 INFO_FIELDS = ["void", "contract", "level", "bid", "declarer_pos", "n_misere", "trump",
@@ -48,12 +49,14 @@ def _check(rules, policies, n):
     return policies
 
 
-def simulate(rules, n_deals, seed=0, policies=None, threads=None, chunk=256, start=0,
+def simulate(rules, n_deals, seed=0, policies=None, threads=None, chunk=None, start=0,
              record=False, worlds=PIMC_WORLDS):
     """Independent deals (the dealer fixed at ``rules.first_dealer``)."""
     policies = _check(rules, policies, n_deals)
     seed_u = check_seed(seed)
     set_threads(threads)
+    if chunk is None:
+        chunk = auto_chunk(n_deals, 256, threads)
     n = rules.players
     d = {"info": np.zeros((n_deals, nb.N_INFO), dtype=np.int64),
          "hands": np.zeros((n_deals, n), dtype=np.int64),
@@ -78,12 +81,14 @@ def simulate(rules, n_deals, seed=0, policies=None, threads=None, chunk=256, sta
                   play=play if record else None)
 
 
-def simulate_matches(rules, n_matches, seed=0, policies=None, threads=None, chunk=64, start=0,
+def simulate_matches(rules, n_matches, seed=0, policies=None, threads=None, chunk=None, start=0,
                      worlds=PIMC_WORLDS):
     """Whole matches; the first dealer rotates with the match index."""
     policies = _check(rules, policies, n_matches)
     seed_u = check_seed(seed)
     set_threads(threads)
+    if chunk is None:
+        chunk = auto_chunk(n_matches, 64, threads)
     n = rules.players
     m = {"deals": np.zeros(n_matches, dtype=np.int64),
          "winner": np.full(n_matches, -1, dtype=np.int64),

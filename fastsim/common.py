@@ -30,3 +30,11 @@ def parse_seat_policies(players, known, default, seat_policies=()):
         seen.add(seat)
         pol[seat] = known[name]
     return pol
+
+
+def auto_chunk(n_units, default, threads):
+    """Units per parallel chunk: the game's default, but small enough that every thread
+    gets work on short runs (the results never depend on it)."""
+    import numba
+    t = threads or numba.get_num_threads()
+    return max(1, min(default, -(-n_units // (4 * t))))

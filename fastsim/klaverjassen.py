@@ -8,6 +8,7 @@ from .boerenbridge import set_threads
 from .klaverjassen_schema import (DEAL_COLUMNS, GAME_COLUMNS, GAME_DEALS, MAX_GAME_DEALS,
                                   PIMC_WORLDS, PLAYERS, Rules, RulesError, build_rules,
                                   parse_seat_policies)
+from .common import auto_chunk
 from .rng import check_seed
 
 DEFAULT_CHUNK = 256
@@ -31,7 +32,7 @@ class Result:
 
 
 def simulate(rules, n, seed=0, policies=None, boompje=False, trump=None, playing_team=0,
-             threads=None, chunk=DEFAULT_CHUNK, game_start=0, record=False, worlds=PIMC_WORLDS):
+             threads=None, chunk=None, game_start=0, record=False, worlds=PIMC_WORLDS):
     """``n`` independent deals (``boompje=False``) or ``n`` 16-deal games. ``trump``: a
     suit index to fix trump (no calling) with ``playing_team`` playing."""
     if not isinstance(rules, Rules):
@@ -49,6 +50,8 @@ def simulate(rules, n, seed=0, policies=None, boompje=False, trump=None, playing
     if boompje and trump is not None:
         raise RulesError("a boompje calls trump every deal; --trump is for single deals")
     set_threads(threads)
+    if chunk is None:
+        chunk = auto_chunk(n, DEFAULT_CHUNK, threads)
     width = MAX_GAME_DEALS if boompje else 1
     rows = n * width
     deals = {}
