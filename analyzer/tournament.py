@@ -2,7 +2,8 @@
 the cards cancel out, and each policy's mean score is compared with paired differences.
 
 Seat ``s`` plays ``policies[(s + r) % k]`` in rotation ``r`` (``r = 0 .. seats − 1``), the
-same seed — hence the same cards — in every rotation. A policy's score for one deal (or
+same seed — hence the same cards — in every rotation. In Klaverjassen, a team game, more
+than two policies are compared pair by pair (each pair as the two teams). A policy's score for one deal (or
 game) is the mean over all its seats and rotations; the 95% intervals come from the
 spread of these per-deal values, and the difference of two policies from their per-deal
 differences (paired). numpy only.
@@ -88,28 +89,51 @@ def tournament(game, policies, n=1000, whole_games=False, seed=0, variants=(), p
     run, seats, unit = _runner(game, n, whole_games, seed, variants, players, hand_size, preset,
                                worlds, threads)
     k = len(names)
-    sums = np.zeros((n, k))
-    counts = np.zeros(k)
-    for r in range(seats):
-        seating = [names[(s + r) % k] for s in range(seats)]
-        scores = run(seating)
-        for s, p in enumerate(seating):
-            sums[:, names.index(p)] += scores[:, s]
-            counts[names.index(p)] += 1
-    per_unit = sums / counts            # (units, policies): each policy's mean per deal/game
-    rows = []
-    for i, p in enumerate(names):
-        x = per_unit[:, i]
-        m, se = float(x.mean()), float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
-        rows.append({"policy": p, "mean_score": m, "ci": [m - Z95 * se, m + Z95 * se]})
+
+    def duplicate(group):
+        """(units, len(group)) mean score per deal of each policy of ``group``."""
+        sums = np.zeros((n, len(group)))
+        counts = np.zeros(len(group))
+        for r in range(seats):
+            seating = [group[(s + r) % len(group)] for s in range(seats)]
+            scores = run(seating)
+            for s, p in enumerate(seating):
+                sums[:, group.index(p)] += scores[:, s]
+                counts[group.index(p)] += 1
+        return sums / counts
+
+    def ci(x):
+        m, se = float(x.mean()), float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else 0.0
+        return m, [m - Z95 * se, m + Z95 * se], abs(m) > Z95 * se
+
     pairs = []
-    for i in range(k):
-        for j in range(i + 1, k):
-            d = per_unit[:, i] - per_unit[:, j]
-            m, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
-            pairs.append({"a": names[i], "b": names[j], "difference": m,
-                          "ci": [m - Z95 * se, m + Z95 * se],
-                          "significant": bool(abs(m) > Z95 * se)})
+    rows = []
+    if game == "klaverjassen" and k > 2:
+        # a team game: partners share a score, so three policies at one table would compare
+        # partnerships, not policies. Every pair plays its own duplicate match instead, the
+        # two policies as the two teams.
+        per_policy = {p: [] for p in names}
+        for i in range(k):
+            for j in range(i + 1, k):
+                pu = duplicate([names[i], names[j]])
+                per_policy[names[i]].append(pu[:, 0])
+                per_policy[names[j]].append(pu[:, 1])
+                m, c, sig = ci(pu[:, 0] - pu[:, 1])
+                pairs.append({"a": names[i], "b": names[j], "difference": m, "ci": c,
+                              "significant": bool(sig)})
+        for p in names:
+            m, c, _ = ci(np.concatenate(per_policy[p]))
+            rows.append({"policy": p, "mean_score": m, "ci": c})
+    else:
+        per_unit = duplicate(names)     # (units, policies): each policy's mean per deal/game
+        for i, p in enumerate(names):
+            m, c, _ = ci(per_unit[:, i])
+            rows.append({"policy": p, "mean_score": m, "ci": c})
+        for i in range(k):
+            for j in range(i + 1, k):
+                m, c, sig = ci(per_unit[:, i] - per_unit[:, j])
+                pairs.append({"a": names[i], "b": names[j], "difference": m, "ci": c,
+                              "significant": bool(sig)})
     return {"game": game, "unit": unit, "units": n, "seatings": seats, "seed": seed,
             "policies": rows, "pairs": pairs, "variants": list(variants),
             "worlds": worlds if "pimc" in names else None}

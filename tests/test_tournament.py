@@ -38,7 +38,7 @@ def test_heuristic_beats_random_everywhere(game, extra):
 
 @pytest.mark.parametrize("args,needle", [
     (["tournament", "boerenbridge", "--policies", "heuristic"], "at least two"),
-    (["tournament", "bonken", "--policies", "heuristic,pimc"], "not available"),
+    (["tournament", "bonken", "--policies", "heuristic,psychic"], "not available"),
     (["tournament", "boerenbridge", "--policies", "heuristic,random", "--deals", 0], "at least one"),
     (["tournament", "boerenbridge", "--policies", "heuristic,genius"], "not available"),
     (["tournament", "boonaken", "--policies", "heuristic,random", "--games", 5], "deals"),
@@ -47,3 +47,11 @@ def test_bad_input(args, needle):
     p = run_cli(*args)
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
     assert needle in p.stderr, p.stderr
+
+
+def test_team_game_pairs_play_as_teams():
+    r = tournament("klaverjassen", "heuristic,random,pimc", 150, seed=2, worlds=4)
+    assert [(p["a"], p["b"]) for p in r["pairs"]] == [("heuristic", "random"), ("heuristic", "pimc"),
+                                                     ("random", "pimc")]
+    two = tournament("klaverjassen", "heuristic,random", 150, seed=2)
+    assert r["pairs"][0]["difference"] == pytest.approx(two["pairs"][0]["difference"])
