@@ -1,0 +1,180 @@
+"""Running chunks on a Dask cluster (``dask.distributed``).
+
+Each task is :func:`analyzer.run.compute_chunk` for one chunk (a game range): the worker
+plays it and returns the compact result — the summary sums and, for streamed runs, the
+chunk's Parquet bytes — so workers need no shared filesystem; the client writes the parts.
+At most ``window`` tasks are in flight (two per worker thread by default), which bounds the
+client's memory, and results are handed on in chunk order. Since every deal's randomness is
+keyed by (seed, global deal index), the results are identical to a local run.
+
+``DaskBackend(workers=N)`` starts a LocalCluster of N single-threaded worker processes on
+127.0.0.1 only; ``DaskBackend(scheduler="tcp://HOST:PORT")`` connects to a running
+scheduler (its workers must be able to import ``fastsim`` and ``analyzer``: install troef
+on them).
+"""
+import logging
+import re
+import signal
+import threading
+from contextlib import contextmanager
+
+from .run import compute_chunk
+
+ADDRESS_RE = re.compile(r"^(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$")
+MAX_LOCAL_WORKERS = 256
+CONNECT_TIMEOUT = "20s"
+
+
+class ClusterError(RuntimeError):
+    """The cluster could not be reached or a task failed; the message is one line."""
+
+
+def check_address(address):
+    """``tcp://HOST:PORT`` (or ``tls://``) → the address; anything else → ValueError."""
+    a = str(address).strip()
+    m = ADDRESS_RE.match(a)
+    if not m or not 1 <= int(m.group(3)) <= 65535:
+        raise ValueError(f"--scheduler must look like tcp://HOST:PORT, got {address!r}")
+    return a
+
+
+def check_workers(n):
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_LOCAL_WORKERS:
+        raise ValueError(f"--dask-workers must be 1..{MAX_LOCAL_WORKERS}, got {n!r}")
+    return n
+
+
+def warm_up():
+    """Run on every worker when a backend starts: import the engine and the Parquet
+    encoder and play one tiny chunk, so that loading (or compiling) the numba kernels is
+    part of starting the cluster, not of the first chunks. Returns the worker's pid."""
+    import os
+    from fastsim import boerenbridge as bb
+    from .run import RunSpec
+    rules = bb.build_rules(players=4, hand_size=1)
+    compute_chunk(RunSpec(rules, 1, 0, bb.parse_seat_policies(4), 1, threads=1), 0, "parquet")
+    return os.getpid()
+
+
+@contextmanager
+def _sigint_ignored():
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _one_line(e):
+    text = str(e).strip() or type(e).__name__
+    return text.splitlines()[0]
+
+
+class DaskBackend:
+    """Runs chunks as Dask tasks; a context manager that owns the client (and the
+    LocalCluster it started, if any)."""
+    name = "dask"
+
+    def __init__(self, scheduler=None, workers=None, window=None):
+        if (scheduler is None) == (workers is None):
+            raise ValueError("give a scheduler address or a number of local workers")
+        self.scheduler = check_address(scheduler) if scheduler is not None else None
+        self.workers = check_workers(workers) if workers is not None else None
+        self.window = window
+        self.cluster = None
+        self.client = None
+
+    def __enter__(self):
+        import distributed
+        for name in ("distributed", "distributed.worker", "distributed.nanny",
+                     "distributed.scheduler", "distributed.core", "distributed.comm"):
+            logging.getLogger(name).setLevel(logging.ERROR)
+        try:
+            if self.workers is not None:
+                # The worker processes inherit an ignored SIGINT, so that Ctrl-C in a
+                # terminal (sent to the whole process group) interrupts only this
+                # process, which then shuts the cluster down in order.
+                with _sigint_ignored():
+                    self.cluster = distributed.LocalCluster(
+                        n_workers=self.workers, threads_per_worker=1, processes=True,
+                        host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                        silence_logs=logging.ERROR)
+                self.client = distributed.Client(self.cluster)
+            else:
+                self.client = distributed.Client(self.scheduler, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as e:
+            self.__exit__(None, None, None)
+            where = self.scheduler or "a local cluster"
+            raise ClusterError(f"cannot reach Dask scheduler at {where}: {_one_line(e)}") from None
+        try:
+            self.client.run(warm_up)
+        except (KeyboardInterrupt, GeneratorExit):
+            self.__exit__(None, None, None)
+            raise
+        except Exception as e:
+            self.__exit__(None, None, None)
+            raise ClusterError(f"the Dask workers cannot run troef ({type(e).__name__}: "
+                               f"{_one_line(e)}); install troef on every worker") from None
+        return self
+
+    def __exit__(self, *exc):
+        if self.client is not None:
+            try:
+                self.client.close()
+            except Exception:
+                pass
+            self.client = None
+        if self.cluster is not None:
+            try:
+                self.cluster.close()
+            except Exception:
+                pass
+            self.cluster = None
+        return False
+
+    @property
+    def threads(self):
+        return max(1, sum(self.client.nthreads().values()))
+
+    def run(self, spec, indices, mode):
+        """Yield :class:`analyzer.run.ChunkOut` of ``indices`` in order; tasks not yet
+        handed on are cancelled when the generator is closed (error, Ctrl-C)."""
+        from dataclasses import replace
+        if spec.threads is None:          # one kernel thread per task: Dask parallelises
+            spec = replace(spec, threads=1)
+        indices = list(indices)
+        window = self.window or 2 * self.threads
+        futures = {}
+        nxt = 0
+
+        def top_up():
+            nonlocal nxt
+            while nxt < len(indices) and len(futures) < window:
+                i = indices[nxt]
+                futures[i] = self.client.submit(compute_chunk, spec, i, mode, pure=False,
+                                                key=f"troef-chunk-{i}-{id(futures):x}")
+                nxt += 1
+
+        try:
+            top_up()
+            for i in indices:
+                fut = futures[i]
+                try:
+                    out = fut.result()
+                except (KeyboardInterrupt, GeneratorExit):
+                    raise
+                except Exception as e:
+                    raise ClusterError(f"Dask task for chunk {i} failed: {type(e).__name__}: "
+                                       f"{_one_line(e)}") from None
+                del futures[i]
+                top_up()
+                yield out
+        finally:
+            if futures:
+                try:
+                    self.client.cancel(list(futures.values()))
+                except Exception:
+                    pass

@@ -1,0 +1,364 @@
+"""Streaming a run to a Parquet dataset: a folder of complete chunks, resumable.
+
+A dataset is a directory::
+
+    results/
+      _manifest.json        the run's full set-up, the chunking, and whether it is complete
+      part-00000.parquet    games [0, C) as the tidy table of analyzer.frames
+      part-00001.parquet    games [C, 2C) ...
+
+Each part is one chunk of consecutive games (:func:`analyzer.run.compute_chunk`), encoded
+in memory (on whichever process played it) and written by the driver under a hidden temp
+name, then renamed (``os.replace``), so a part either exists completely or not at all. The
+parts carry the same schema metadata as ``--out FILE.parquet`` (``analyzer.storage``) plus
+their chunk record (game range, rows and the summary sums), which lets ``--resume`` check
+them and rebuild the summary from their footers alone. The manifest is written the same
+atomic way. Readers list the ``part-*.parquet`` files; names starting with ``_`` or ``.``
+are invisible to them (and to ``pyarrow.dataset``).
+
+Ctrl-C and SIGTERM during a streamed run are deferred while a part is being renamed into
+place, so what the interrupt message counts is exactly what is on disk.
+"""
+import json
+import os
+import re
+import signal
+import threading
+from contextlib import contextmanager
+from types import SimpleNamespace
+
+MANIFEST = "_manifest.json"
+LOCK = ".lock"
+FORMAT = "troef-dataset"
+VERSION = 1
+PART_RE = re.compile(r"^part-(\d{5,})\.parquet$")
+TMP_PREFIX = ".part-"
+CHUNK_KEY = b"troef_chunk"
+COMPRESSION = "zstd"
+ROW_GROUP_ROWS = 262_144
+
+
+class DatasetError(ValueError):
+    """A dataset that cannot be written, resumed or read; the message is one line."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during a streamed run (handled like Ctrl-C; exit status 143)."""
+
+
+def is_dataset_path(path):
+    """``--out`` names a dataset folder unless it ends in ``.parquet`` (and is no folder)."""
+    path = os.fspath(path)
+    return os.path.isdir(path) or not path.lower().endswith(".parquet")
+
+
+def part_name(index):
+    return f"part-{index:05d}.parquet"
+
+
+def unit_of(setup):
+    return "deals" if setup["deals_per_game"] == 1 else "games"
+
+
+def setup_of(spec):
+    """The run's set-up as stored in the manifest: everything that determines the results
+    (rules, variants, seed, policies, games) and the chunking; not threads or backend."""
+    from .storage import run_metadata
+    meta = run_metadata(SimpleNamespace(rules=spec.rules, seed=spec.seed,
+                                        policies=spec.policies))
+    meta.update({"n_games": spec.n_games, "deals_per_game": spec.deals_per_game,
+                 "total_deals": spec.total_deals, "chunk_games": spec.chunk_games,
+                 "chunks": spec.n_chunks})
+    return json.loads(json.dumps(meta))  # as it reads back from JSON
+
+
+def encode_chunk(result, spec, index, partials):
+    """One chunk's tidy table as Parquet bytes (run metadata and the chunk record in the
+    schema metadata). Deterministic: the same chunk gives the same bytes anywhere."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from .frames import tidy
+    from .storage import META_KEY, run_metadata
+    start, games = spec.chunk(index)
+    table = pa.Table.from_pandas(tidy(result), preserve_index=False)
+    meta = dict(table.schema.metadata or {})
+    meta[META_KEY] = json.dumps(run_metadata(result)).encode()
+    meta[CHUNK_KEY] = json.dumps({"chunk": index, "game_start": start, "games": games,
+                                  "deals": result.n_deals, "rows": table.num_rows,
+                                  "summary": partials}).encode()
+    table = table.replace_schema_metadata(meta)
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression=COMPRESSION, row_group_size=ROW_GROUP_ROWS)
+    return sink.getvalue().to_pybytes()
+
+
+def _write_atomic(path, data, fsync=True):
+    d, base = os.path.split(path)
+    tmp = os.path.join(d, f"{TMP_PREFIX}{base}.tmp{os.getpid()}" if base.startswith("part-")
+                       else f".{base}.tmp{os.getpid()}")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            if fsync:
+                f.flush()
+                os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def read_manifest(path):
+    f = os.path.join(path, MANIFEST)
+    try:
+        with open(f, encoding="utf-8") as fh:
+            m = json.load(fh)
+    except FileNotFoundError:
+        raise DatasetError(f"{path} holds no troef dataset (no {MANIFEST})") from None
+    except (OSError, ValueError) as e:
+        raise DatasetError(f"cannot read {f}: {str(e).splitlines()[0]}") from None
+    if not isinstance(m, dict) or m.get("format") != FORMAT or not isinstance(m.get("setup"), dict):
+        raise DatasetError(f"{f} is not a troef dataset manifest")
+    if m.get("version") != VERSION:
+        raise DatasetError(f"{path}: dataset version {m.get('version')!r} is not supported "
+                           f"(this troef reads version {VERSION})")
+    return m
+
+
+def part_files(path):
+    """{chunk index: file path} of the parts present in a dataset folder."""
+    out = {}
+    for name in os.listdir(path):
+        m = PART_RE.match(name)
+        if m:
+            out[int(m.group(1))] = os.path.join(path, name)
+    return dict(sorted(out.items()))
+
+
+def chunk_record(file):
+    """The chunk record stored in a part's footer (None if it has none)."""
+    import pyarrow.parquet as pq
+    md = pq.read_metadata(file)
+    raw = (md.metadata or {}).get(CHUNK_KEY)
+    if raw is None:
+        return None, md.num_rows
+    return json.loads(raw), md.num_rows
+
+
+def _differences(old, new):
+    names = {"seed": "seed", "players": "players", "schedule": "schedule (hand size)",
+             "policies": "policies", "n_games": "number of deals/games",
+             "chunk_games": "chunk size (games per chunk)", "variants": "variants"}
+    for k in list(names) + sorted(set(old) | set(new)):
+        if old.get(k) != new.get(k):
+            return f"{names.get(k, k)} {old.get(k)!r}, not {new.get(k)!r}"
+    return None
+
+
+class _Signals:
+    """SIGINT/SIGTERM → KeyboardInterrupt/Terminated, deferred inside critical sections."""
+
+    def __init__(self):
+        self.depth = 0
+        self.pending = None
+
+    def handler(self, signum, frame):
+        exc = Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+        if self.depth:
+            self.pending = exc
+            return
+        raise exc()
+
+    @contextmanager
+    def critical(self):
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+            if not self.depth and self.pending is not None:
+                exc, self.pending = self.pending, None
+                raise exc()
+
+
+_SIGNALS = _Signals()
+
+
+@contextmanager
+def interruptible():
+    """During a streamed run: Ctrl-C raises KeyboardInterrupt and SIGTERM
+    :class:`Terminated`, both held back while a part is renamed into place."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {s: signal.signal(s, _SIGNALS.handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+class Dataset:
+    """A dataset folder being written: created fresh, or reopened with ``resume``."""
+
+    def __init__(self, path, spec, resume=False):
+        import fcntl
+        self.path = os.fspath(path)
+        self.spec = spec
+        self.setup = setup_of(spec)
+        self.saved = {}     # chunk index -> chunk record
+        p = self.path
+        if os.path.exists(p) and not os.path.isdir(p):
+            raise DatasetError(f"--out {p} is a file; a dataset needs a folder "
+                               "(name the output *.parquet for a single file)")
+        os.makedirs(p, exist_ok=True)
+        self._lock = open(os.path.join(p, LOCK), "a")
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._lock.close()
+            raise DatasetError(f"another troef run is writing to {p}") from None
+        try:
+            self._open(resume)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, resume):
+        p = self.path
+        for name in os.listdir(p):      # temp files of an earlier, killed run
+            if name.startswith(TMP_PREFIX) or (name.startswith(f".{MANIFEST}.tmp")):
+                os.remove(os.path.join(p, name))
+        has_manifest = os.path.exists(os.path.join(p, MANIFEST))
+        parts = part_files(p)
+        if has_manifest and not parts:  # a run that saved nothing: start it afresh
+            os.remove(os.path.join(p, MANIFEST))
+            has_manifest = False
+        if has_manifest and not resume:
+            raise DatasetError(f"{p} already holds a troef dataset; add --resume to continue "
+                               "it, or write to another folder")
+        if not has_manifest:
+            others = [n for n in os.listdir(p) if n != LOCK]
+            if others:
+                raise DatasetError(f"{p} is not empty and holds no troef dataset; "
+                                   "write to a new or empty folder")
+            self._write_manifest(complete=False)
+            return
+        old = read_manifest(p)
+        diff = _differences(old["setup"], self.setup)
+        if diff:
+            raise DatasetError(f"--resume: {p} was written with {diff}; "
+                               "use the original options or another folder")
+        for i, f in parts.items():
+            try:
+                rec, rows = chunk_record(f)
+            except Exception as e:  # pyarrow raises several types for a bad file
+                raise DatasetError(f"{f} is damaged ({str(e).splitlines()[0]}); delete it "
+                                   "and --resume again") from None
+            ok = (rec is not None and i < self.spec.n_chunks and rec.get("chunk") == i
+                  and [rec.get("game_start"), rec.get("games")] == list(self.spec.chunk(i))
+                  and rec.get("rows") == rows)
+            if not ok:
+                raise DatasetError(f"{f} does not belong to this run; delete it and "
+                                   "--resume again")
+            self.saved[i] = rec
+
+    def _write_manifest(self, complete):
+        m = {"format": FORMAT, "version": VERSION, "setup": self.setup, "complete": complete}
+        if complete:
+            m["rows"] = sum(r["rows"] for r in self.saved.values())
+        data = (json.dumps(m, indent=1) + "\n").encode()
+        _write_atomic(os.path.join(self.path, MANIFEST), data)
+
+    @property
+    def missing(self):
+        return [i for i in range(self.spec.n_chunks) if i not in self.saved]
+
+    @property
+    def saved_deals(self):
+        return sum(r["deals"] for r in self.saved.values())
+
+    @property
+    def saved_games(self):
+        return sum(r["games"] for r in self.saved.values())
+
+    def summaries(self):
+        return [self.saved[i]["summary"] for i in sorted(self.saved)]
+
+    def write(self, out):
+        """Put one chunk (``ChunkOut`` with ``data``) in place, atomically."""
+        if out.data is None:
+            raise ValueError("chunk has no Parquet data")
+        with _SIGNALS.critical():
+            _write_atomic(os.path.join(self.path, part_name(out.index)), out.data)
+            self.saved[out.index] = {"chunk": out.index, "game_start": out.game_start,
+                                     "games": out.games, "deals": out.deals,
+                                     "rows": out.deals * self.spec.rules.players,
+                                     "summary": out.partials}
+
+    def finish(self):
+        if not self.missing:
+            self._write_manifest(complete=True)
+
+    def describe(self):
+        s = self.spec
+        unit = unit_of(self.setup)
+        done = self.saved_deals if unit == "deals" else self.saved_games
+        total = s.total_deals if unit == "deals" else s.n_games
+        return (f"saved {len(self.saved)} of {s.n_chunks} chunks ({done:,} of {total:,} "
+                f"{unit}) in {self.path}")
+
+    def close(self):
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+# ---------------------------------------------------------------- reading
+
+def sources(path):
+    """A results path → (list of Parquet files, run metadata). A dataset folder gives its
+    parts in chunk order and the manifest's set-up (plus ``complete``/``chunks_saved``);
+    a file gives itself and its metadata."""
+    import pyarrow.parquet as pq
+    from .storage import META_KEY
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        m = read_manifest(path)
+        files = list(part_files(path).values())
+        meta = dict(m["setup"])
+        meta["complete"] = bool(m.get("complete"))
+        meta["chunks_saved"] = len(files)
+        return files, meta
+    if not os.path.exists(path):
+        raise OSError(f"no such results file: {path}")
+    try:
+        md = pq.read_metadata(path)
+    except Exception as e:  # pyarrow raises several types for a bad file
+        raise ValueError(f"cannot read {path} as a troef results file: "
+                         f"{str(e).splitlines()[0]}") from None
+    return [path], json.loads((md.metadata or {}).get(META_KEY, b"{}"))
+
+
+def read_dataset(path, columns=None, filter=None):
+    """Read a dataset folder (or one results file) → (DataFrame, metadata). ``columns``
+    and ``filter`` (a ``pyarrow.dataset`` expression, e.g. ``ds.field("hand_size") == 8``)
+    are pushed down: only those columns, and only row groups whose statistics can match,
+    are read."""
+    import pyarrow.dataset as ds
+    files, meta = sources(path)
+    if not files:
+        raise DatasetError(f"{path} holds no saved chunks yet")
+    try:
+        table = ds.dataset(files, format="parquet").to_table(columns=columns, filter=filter)
+    except Exception as e:  # pyarrow raises several types for bad files or columns
+        raise ValueError(f"cannot read {path}: {str(e).splitlines()[0]}") from None
+    return table.to_pandas(), meta
