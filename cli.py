@@ -16,6 +16,8 @@ class InputError(click.ClickException):
 
 
 def _fail(msg):
+    if isinstance(msg, BrokenPipeError):      # the reader went away (e.g. | head): not an error
+        sys.exit(0)
     raise InputError(str(msg).splitlines()[0] if str(msg) else "invalid input")
 
 
@@ -341,8 +343,10 @@ def bid_boerenbridge(players, hand, trump_card, position, bids_before, samples, 
 @click.option("--by", default="bid,hand_size,position", show_default=True,
               help="Grouping of the exact-bid table (columns of the results).")
 @click.option("--stat", "which", multiple=True,
-              type=click.Choice(["exact", "calibration", "tricks", "score", "dealer", "compare"]),
-              help="Statistics to show (repeatable; default all).")
+              help="Statistics to show (repeatable; default all of the file's game). Boerenbridge: "
+                   "exact, calibration, tricks, score, dealer, compare; Bonken: contract_score, "
+                   "chooser, domino; Klaverjassen: trump_value, nat_pit, roem, position, matches; "
+                   "Boonaken: make_rate, special, hand_points.")
 @click.option("--feature", default="trump_count", show_default=True,
               help="Hand feature for the trick distribution.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV (one block per statistic).")
@@ -378,17 +382,37 @@ def _stats(results, by, which, feature, as_csv, as_json):
         tables, n_rows = dataset_stats(results, keys, which or STATS, feature)
     else:
         frames = []
+        games = set()
         for path in results:
             df, meta = read_parquet(path)
-            if meta.get("game") != "boerenbridge":
-                raise ValueError(f"{path} holds no Boerenbridge results")
+            games.add(meta.get("game"))
             df["source"] = os.path.splitext(os.path.basename(path))[0]
             frames.append(df)
+        if len(games) != 1 or None in games:
+            raise ValueError("the results files must hold troef results of one game")
+        game = games.pop()
         df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
-        if feature not in df.columns:
-            raise ValueError(f"unknown feature {feature!r}")
-        tables = all_stats(df, keys, which or STATS, feature)
         n_rows = len(df)
+        if game != "boerenbridge":
+            import importlib
+            mod = importlib.import_module(f"analyzer.{game}_stats")
+            unknown = [w for w in which if w not in mod.STATS]
+            if unknown:
+                raise ValueError(f"unknown {game} statistic {unknown[0]!r}; known: {', '.join(mod.STATS)}")
+            kwargs = {}
+            if game in ("bonken", "klaverjassen"):
+                f = feature if feature != "trump_count" or game == "klaverjassen" else "strength_band"
+                if f != "strength_band" and f not in df.columns:
+                    raise ValueError(f"unknown feature {f!r}")
+                kwargs["feature"] = f
+            tables = mod.all_stats(df, which or mod.STATS, **kwargs)
+        else:
+            unknown = [w for w in which if w not in STATS]
+            if unknown:
+                raise ValueError(f"unknown boerenbridge statistic {unknown[0]!r}; known: {', '.join(STATS)}")
+            if feature not in df.columns:
+                raise ValueError(f"unknown feature {feature!r}")
+            tables = all_stats(df, keys, which or STATS, feature)
     if as_json:
         click.echo(json.dumps({k: json.loads(v.to_json(orient="records")) for k, v in tables.items()}))
         return

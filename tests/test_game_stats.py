@@ -58,3 +58,26 @@ def test_round_trips(tmp_path):
         back, meta = read_parquet(f)
         pd.testing.assert_frame_equal(back, tidy(res))
         assert meta["seed"] == 2
+
+
+def test_stats_cli_every_game(tmp_path):
+    import json
+    from conftest import run_cli
+    from analyzer import klaverjassen_stats
+    from analyzer.storage import read_parquet
+    runs = {"bonken": ["--games", 30], "klaverjassen": ["--deals", 2000], "boonaken": ["--deals", 2000]}
+    for game, extra in runs.items():
+        f = tmp_path / f"{game}.parquet"
+        run_cli("simulate", game, *extra, "--out", f, check=0)
+        out = json.loads(run_cli("stats", f, "--json", check=0).stdout)
+        mod = __import__(f"analyzer.{game}_stats", fromlist=["STATS"])
+        assert set(out) == set(mod.STATS)
+    df, _ = read_parquet(tmp_path / "klaverjassen.parquet")
+    exp = klaverjassen_stats.nat_pit_rates(df)
+    got = json.loads(run_cli("stats", tmp_path / "klaverjassen.parquet", "--stat", "nat_pit",
+                             "--json", check=0).stdout)["nat_pit"]
+    assert [r["n"] for r in got] == exp["n"].tolist()
+    p = run_cli("stats", tmp_path / "bonken.parquet", tmp_path / "boonaken.parquet")
+    assert p.returncode == 2 and "one game" in p.stderr
+    p = run_cli("stats", tmp_path / "boonaken.parquet", "--stat", "exact")
+    assert p.returncode == 2 and "unknown boonaken statistic" in p.stderr
