@@ -10,6 +10,7 @@ would have been a traceback). Counts are kept small so that valid examples run q
 import io
 import itertools
 import os
+import tempfile
 from contextlib import redirect_stderr, redirect_stdout
 
 import numba
@@ -19,7 +20,15 @@ from hypothesis import strategies as st
 
 import cli
 
-FUZZ = settings(max_examples=int(os.environ.get("TROEF_FUZZ_EXAMPLES", "40")), deadline=None,
+# hypothesis keeps caches in ./.hypothesis: put them in a temp folder, not the checkout
+try:
+    from hypothesis.configuration import set_hypothesis_home_dir
+    set_hypothesis_home_dir(tempfile.mkdtemp(prefix="troef-hypothesis-"))
+except ImportError:  # an older hypothesis: it writes ./.hypothesis
+    pass
+
+FUZZ = settings(max_examples=int(os.environ.get("TROEF_FUZZ_EXAMPLES", "60")), deadline=None,
+                database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture])
 _COUNTER = itertools.count()

@@ -16,7 +16,6 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import numba
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -244,8 +243,8 @@ def _wait_for(path, proc, timeout=120):
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_real_signal_leaves_complete_chunks(tmp_path, sig, code):
     d = tmp_path / "ds"
-    args = ["simulate", "boerenbridge", "--players", 4, "--hand-size", 3, "--deals", 200_000,
-            "--seed", 8, "--chunk-deals", 500, "--out", d]
+    args = ["simulate", "boerenbridge", "--players", 4, "--hand-size", 3, "--deals", 120_000,
+            "--seed", 8, "--chunk-deals", 400, "--out", d]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), *map(str, args)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -258,14 +257,16 @@ def test_real_signal_leaves_complete_chunks(tmp_path, sig, code):
     saved = int(err.split("saved ")[1].split(" of ")[0])
     names = sorted(p.name for p in d.iterdir())
     assert names == [".lock", "_manifest.json"] + [f"part-{i:05d}.parquet" for i in range(saved)]
-    assert 3 <= saved < 400
+    assert 3 <= saved < 300
     if sig == signal.SIGINT:          # resume, and compare with one uninterrupted call
-        out, _ = ok(*args, "--resume")
-        assert f"resumed with {saved} of 400 chunks already saved" in out
+        p = subprocess.run([sys.executable, str(ROOT / "cli.py"), *map(str, args), "--resume"],
+                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+        assert p.returncode == 0, p.stderr
+        assert f"resumed with {saved} of 300 chunks already saved" in p.stdout
         got, _ = stream.read_dataset(d)
         rules = bb.build_rules(players=4, hand_size=3)
-        exp = tidy(bb.simulate(rules, 200_000, seed=8))
-        pd.testing.assert_frame_equal(got, exp)
+        exp = tidy(bb.simulate(rules, 120_000, seed=8))
+        assert list(got.dtypes) == list(exp.dtypes) and got.equals(exp)  # (fast, exact)
 
 
 # ---------------------------------------------------------------- Dask (loopback only)
