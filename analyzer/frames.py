@@ -82,7 +82,7 @@ def tidy_boerenbridge(result):
     trump = rep(d["trump"]).astype(np.int64)
     hands = d["hands"].ravel()
     cols = {
-        "game": pd.Categorical([GAME] * (rows * n), categories=[GAME]),
+        "game": pd.Categorical.from_codes(np.zeros(rows * n, dtype=np.int8), categories=[GAME]),
         "players": np.full(rows * n, n, dtype=np.int8),
         "deal": rep(d["deal"]),
         "game_index": rep(d["game"]),
@@ -146,7 +146,7 @@ def tidy_bonken(result):
     pos = positions_of(d, 4).astype(np.int8).ravel()
     hands = d["hands"].ravel()
     cols = {
-        "game": pd.Categorical([BGAME] * (rows * 4), categories=[BGAME]),
+        "game": pd.Categorical.from_codes(np.zeros(rows * 4, dtype=np.int8), categories=[BGAME]),
         "players": np.full(rows * 4, 4, dtype=np.int8),
         "deal": rep(d["deal"]),
         "game_index": rep(d["game"]),
@@ -191,7 +191,7 @@ def tidy_klaverjassen(result):
     aces = sum(((hands >> (16 * s + 12)) & 1) * (trump != s) for s in range(4))
     playing = rep(d["playing_team"]) == team
     cols = {
-        "game": pd.Categorical([KGAME] * (rows * 4), categories=[KGAME]),
+        "game": pd.Categorical.from_codes(np.zeros(rows * 4, dtype=np.int8), categories=[KGAME]),
         "deal": rep(d["deal"]),
         "game_index": rep(d["game"]),
         "deal_no": rep(d["deal_no"]),
@@ -246,9 +246,9 @@ def tidy_boonaken(result):
     hp = bnb.mask_points_many_nb(hands, trump).astype(np.int16)
     contract = np.where(void, 0, rep(info[:, bnb.I_CONTRACT]))
     return pd.DataFrame({
-        "game": pd.Categorical([OGAME] * (rows * n), categories=[OGAME]),
-        "preset": pd.Categorical([result.rules.preset] * (rows * n),
-                                 categories=["seed", "pagat", "leimuiden"]),
+        "game": pd.Categorical.from_codes(np.zeros(rows * n, dtype=np.int8), categories=[OGAME]),
+        "preset": pd.Categorical.from_codes(np.full(rows * n, ["seed", "pagat", "leimuiden"].index(result.rules.preset), dtype=np.int8),
+                                            categories=["seed", "pagat", "leimuiden"]),
         "players": np.full(rows * n, n, dtype=np.int8),
         "deal": np.repeat(np.arange(rows, dtype=np.int64), n),
         "dealer": np.full(rows * n, dealer, dtype=np.int8),
