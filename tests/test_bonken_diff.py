@@ -24,7 +24,7 @@ def test_single_contracts_agree(contract, hearts_lead):
         dealer = (contract + m) % 4
         rules = bk.build_rules(variants, first_dealer=dealer)
         seed = 1000 * contract + m
-        res = bk.simulate(rules, 40, seed=seed, policies=pols(names), contract=contract,
+        res = bk.simulate(rules, 250, seed=seed, policies=pols(names), contract=contract,
                           record=True)
         for i, got in enumerate(bonken_records(res)):
             exp = ref.play_round(seed, i, dealer, names, contract=contract,
