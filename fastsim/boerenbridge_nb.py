@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import suit_mask_nb, popcount_nb, lowest_nb
-from .play_nb import (DECK52, FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_nb,
+from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_nb,
                       random_card_nb)
 from .pimc_nb import deal_hidden_nb
 from .trick import trick_key_nb, NATURAL_ORDER

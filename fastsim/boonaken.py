@@ -101,3 +101,7 @@ def simulate_matches(rules, n_matches, seed=0, policies=None, threads=None, chun
                           np.int64(worlds), np.int64(start), np.int64(n_matches), np.int64(chunk), m["deals"],
                           m["winner"], m["status"], m["plus"], m["walk"], m["first_dealer"])
     return MatchResult(rules=rules, policies=policies, seed=int(seed), matches=m)
+
+
+__all__ = ["Result", "MatchResult", "simulate", "simulate_matches", "build_rules",
+           "parse_seat_policies", "RulesError"]

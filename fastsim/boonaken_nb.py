@@ -11,7 +11,7 @@ leads. A point bid is made when card points + roem reach it. Exact details and t
 import numpy as np
 from numba import njit, prange
 
-from .bits import popcount_nb, lowest_nb, highest_nb, suit_mask_nb, RANK_MASK
+from .bits import popcount_nb, lowest_nb, suit_mask_nb, RANK_MASK
 from .play_nb import random_card_nb
 from .rng import run_key_nb, deal_key_nb, below_nb
 from .pimc_nb import deal_hidden_nb
@@ -383,7 +383,6 @@ N_INFO = 17
 def play_deal_nb(dkey, n, preset, pol, worlds, deck, hands, info, mis, won, cpts, result,
                  rec_auction, rec_cards, rec_lead, rec_win, rec_draw, rec_deck, record):
     """Deal, auction, exchange, play and judge one deal among ``n`` positions."""
-    lm = 1 if preset == PRESET_LEIMUIDEN else 0
     deck[:] = DECK32
     for i in range(31):
         j = i + below_nb(dkey, i, 32 - i)

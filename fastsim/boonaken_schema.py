@@ -1,6 +1,6 @@
 """Boonaken schema: orders, points, the bid ladder, presets, counters and result dtypes
 (RULES §4, docs/boonaken.md)."""
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 

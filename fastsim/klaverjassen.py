@@ -92,3 +92,6 @@ def simulate(rules, n, seed=0, policies=None, boompje=False, trump=None, playing
     return Result(rules=rules, policies=policies, seed=int(seed), boompje=boompje,
                   fixed_trump=-1 if trump is None else int(trump), fixed_team=int(playing_team),
                   deals=deals, games=games, play=play if record else None)
+
+
+__all__ = ["Result", "simulate", "build_rules", "parse_seat_policies", "RulesError"]

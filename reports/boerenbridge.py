@@ -191,7 +191,7 @@ def build(out, deals=None, from_path=None, policy=None, variants=(), seed=None, 
                {"trump_count": td_t, "high_trumps": td_h}, draw_td, ncols=2,
                figsize=(C.FIG_W * 1.35, C.FIG_H),
                caption="Each row: the distribution of tricks taken given the holding (rows sum "
-               f"to 100%); the largest hand size is shown, the CSVs hold every hand size.")
+               "to 100%); the largest hand size is shown, the CSVs hold every hand size.")
 
     # -- expected score
     rep.section("Expected score", "Mean score per deal by bid: what a bid is worth.")

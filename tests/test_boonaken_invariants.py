@@ -8,7 +8,7 @@ from analyzer.records import boonaken_records
 from conftest import run_cli
 from fastsim import boonaken as bo
 from fastsim.boonaken_schema import LADDER
-from fastsim.cards import parse_card
+
 
 TRUMP_PTS = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 3, "Q": 2}
 PLAIN_PTS = {"A": 11, "T": 10, "K": 3, "Q": 2, "J": 1}

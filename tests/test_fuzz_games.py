@@ -6,7 +6,7 @@ import os
 from hypothesis import given, settings, HealthCheck
 from hypothesis import strategies as st
 
-from test_fuzz import BAD_CARD, BIG, JUNK, SEPS, check, fuzzy, number
+from test_fuzz import BAD_CARD, SEPS, check, fuzzy, number
 
 FUZZ = settings(max_examples=int(os.environ.get("TROEF_FUZZ_EXAMPLES", "40")), deadline=None,
                 database=None, suppress_health_check=list(HealthCheck))

@@ -8,7 +8,7 @@ import pytest
 import naive_klaverjassen as ref
 from fastsim import klaverjassen_dd as kdd
 from fastsim import klaverjassen_dd_nb as dd
-from fastsim.cards import card_str, mask_of, parse_card
+from fastsim.cards import card_str, parse_card
 from fastsim.klaverjassen_schema import build_rules
 
 DECK = [16 * s + r for s in range(4) for r in range(5, 13)]

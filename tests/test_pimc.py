@@ -1,7 +1,6 @@
 """The pimc policy: world sampling respects everything the player has seen; pimc plays
 Boerenbridge better than the heuristic."""
 import numpy as np
-import pytest
 
 from fastsim import boerenbridge as bb
 from fastsim import boerenbridge_nb as bnb

@@ -180,7 +180,7 @@ def test_from_results_file(tmp_path):
     f = tmp_path / "h6.parquet"
     write_parquet(bb.simulate(rules, 1500, seed=3, policies=pols), f)
     out = tmp_path / "rep"
-    rep = build_report("boerenbridge", str(out), from_path=str(f))
+    build_report("boerenbridge", str(out), from_path=str(f))
     df, meta = read_parquet(f)
     assert_csv(out / "boerenbridge_exact_rate_heatmap.csv", stats.exact_rate(df, ("hand_size", "bid")))
     assert_csv(out / "boerenbridge_policy_comparison.csv", stats.compare(df, "policy"))
