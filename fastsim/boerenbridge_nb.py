@@ -15,10 +15,10 @@ Seats are absolute; *positions* count from left of the dealer (0) to the dealer 
 import numpy as np
 from numba import njit, prange
 
-from .bits import suit_mask_nb, popcount_nb, lowest_nb
+from .bits import suit_mask_nb, popcount_nb
 from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_nb,
                       random_card_nb)
-from .pimc_nb import deal_hidden_nb
+from .pimc_nb import deal_hidden_nb, draw_world_nb, list_cards_nb, best_index_nb
 from .trick import trick_key_nb, NATURAL_ORDER
 from .rng import run_key_nb, deal_key_nb, below_nb
 from .boerenbridge_schema import (
@@ -172,9 +172,9 @@ def rollout_nb(n, h, hands, trump, bids, won, played, t0, leader, tc, tn):
 
 
 @njit(cache=True)
-def sample_world_nb(wkey, n, h, me, my_hand, unseen, t, leader, tn, voids, out):
-    """Boerenbridge's hidden cards for ``me``: the other positions hold ``h − t`` cards
-    (one fewer when they already played to the current trick), the rest was never dealt."""
+def world_capacity_nb(n, h, me, unseen, t, leader, tn):
+    """How many hidden cards each position holds: ``h − t`` (one fewer once it played to
+    the current trick); the rest (last entry) was never dealt."""
     cap = np.zeros(MAX_SEATS + 1, dtype=np.int64)
     total = 0
     for q in range(n):
@@ -182,6 +182,13 @@ def sample_world_nb(wkey, n, h, me, my_hand, unseen, t, leader, tn, voids, out):
             cap[q] = h - t - (1 if ((q - leader) % n) < tn else 0)
             total += cap[q]
     cap[MAX_SEATS] = popcount_nb(unseen) - total
+    return cap
+
+
+@njit(cache=True)
+def sample_world_nb(wkey, n, h, me, my_hand, unseen, t, leader, tn, voids, out):
+    """One try at Boerenbridge's hidden cards for ``me`` (see :func:`world_capacity_nb`)."""
+    cap = world_capacity_nb(n, h, me, unseen, t, leader, tn)
     return deal_hidden_nb(wkey, n, me, my_hand, unseen, cap, voids, out)
 
 
@@ -191,29 +198,17 @@ def pimc_card_nb(dkey, n, h, me, hand, legal, turned, trump, played, bids, won, 
     """Perfect-information Monte Carlo: score every legal card by finishing ``worlds``
     sampled deals with the heuristic; play the best average (ties: lowest card code)."""
     unseen = FULL52 & ~(hand | played)
-    n_legal = popcount_nb(legal)
+    cap = world_capacity_nb(n, h, me, unseen, t, leader, tn)
     totals = np.zeros(13, dtype=np.int64)
     cards = np.empty(13, dtype=np.int64)
-    x = legal
-    for k in range(n_legal):
-        cards[k] = lowest_nb(x)
-        x &= x - 1
+    n_legal = list_cards_nb(legal, cards)
     world = np.empty(MAX_SEATS, dtype=np.int64)
     hands2 = np.empty(MAX_SEATS, dtype=np.int64)
     won2 = np.empty(MAX_SEATS, dtype=np.int64)
     tc2 = np.empty(MAX_SEATS, dtype=np.int64)
     base = deal_key_nb(dkey, 1_000_000 + (t * 8 + me))
-    novoids = np.zeros(MAX_SEATS, dtype=np.int64)
     for w in range(worlds):
-        wkey = deal_key_nb(base, w)
-        ok = False
-        for attempt in range(8):
-            if sample_world_nb(deal_key_nb(wkey, attempt), n, h, me, hand, unseen, t, leader,
-                               tn, voids, world):
-                ok = True
-                break
-        if not ok:
-            sample_world_nb(wkey, n, h, me, hand, unseen, t, leader, tn, novoids, world)
+        draw_world_nb(deal_key_nb(base, w), n, me, hand, unseen, cap, voids, world)
         for k in range(n_legal):
             c = cards[k]
             for q in range(n):
@@ -227,11 +222,7 @@ def pimc_card_nb(dkey, n, h, me, hand, legal, turned, trump, played, bids, won, 
                        tc2, tn + 1)
             totals[k] += deal_score_nb(bids[me], won2[me], scoring, bauer and me == n - 1,
                                        forbidden, is_blind)
-    best = 0
-    for k in range(1, n_legal):
-        if totals[k] > totals[best]:
-            best = k
-    return cards[best]
+    return cards[best_index_nb(totals, n_legal)]
 
 
 @njit(cache=True)

@@ -19,7 +19,7 @@ from .bits import popcount_nb, lowest_nb, highest_nb, suit_mask_nb, low_card_nb,
 from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_nb,
                       random_card_nb, above_nb)
 from .rng import run_key_nb, deal_key_nb, below_nb
-from .pimc_nb import deal_hidden_nb
+from .pimc_nb import draw_world_nb, list_cards_nb, best_index_nb
 from .trick import trick_key_nb, NATURAL_ORDER
 from .bonken_schema import (
     DUCKING, NO_HEARTS, NO_MEN, NO_QUEENS, NO_KH, NO_LAST, DOMINO, NO_TRUMP, TRUMP_S,
@@ -226,28 +226,16 @@ def pimc_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, t
     for q in range(4):
         if q != me:
             cap[q] = 13 - t - (1 if ((q - leader) & 3) < tn else 0)
-    n_legal = popcount_nb(legal)
     cards = np.empty(13, dtype=np.int64)
     totals = np.zeros(13, dtype=np.int64)
-    x = legal
-    for k in range(n_legal):
-        cards[k] = lowest_nb(x)
-        x &= x - 1
+    n_legal = list_cards_nb(legal, cards)
     world = np.empty(4, dtype=np.int64)
     h2 = np.empty(4, dtype=np.int64)
     sc = np.empty(4, dtype=np.int64)
     tc2 = np.empty(4, dtype=np.int64)
-    novoids = np.zeros(4, dtype=np.int64)
     base = deal_key_nb(dkey, 1_000_000 + t * 8 + me)
     for w in range(worlds):
-        wkey = deal_key_nb(base, w)
-        ok = False
-        for attempt in range(8):
-            if deal_hidden_nb(deal_key_nb(wkey, attempt), 4, me, hand, unseen, cap, voids, world):
-                ok = True
-                break
-        if not ok:
-            deal_hidden_nb(wkey, 4, me, hand, unseen, cap, novoids, world)
+        draw_world_nb(deal_key_nb(base, w), 4, me, hand, unseen, cap, voids, world)
         for k in range(n_legal):
             c = cards[k]
             for q in range(4):
@@ -260,11 +248,7 @@ def pimc_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, t
             rollout_nb(contract, h2, after_broken, t, leader, tc2, tn + 1,
                        played | (np.int64(1) << c), broken, taken, sc)
             totals[k] += sc[me]
-    best = 0
-    for k in range(1, n_legal):
-        if totals[k] > totals[best]:
-            best = k
-    return cards[best]
+    return cards[best_index_nb(totals, n_legal)]
 
 
 @njit(cache=True)

@@ -14,7 +14,7 @@ from numba import njit, prange
 from .bits import popcount_nb, lowest_nb, suit_mask_nb, RANK_MASK
 from .play_nb import random_card_nb
 from .rng import run_key_nb, deal_key_nb, below_nb
-from .pimc_nb import deal_hidden_nb
+from .pimc_nb import draw_world_nb, list_cards_nb, best_index_nb
 from .boonaken_schema import (
     TRUMP_STRENGTH, PLAIN_STRENGTH, TRUMP_POINTS, PLAIN_POINTS, LADDER_VALUE, MISERE, ZWABBER,
     BOONAAK, LAYOUT_OPEN, LAYOUT_BLIND, POLICY_RANDOM, POLICY_PIMC, CTR_AUCTION, CTR_AUCTION_PICK,
@@ -605,13 +605,9 @@ def pimc_card_nb(dkey, n, preset, me, hand, legal, hands, deck, stock_pos, trump
         if q != me:
             total += cap[q]
     cap[8] = popcount_nb(unseen) - total
-    n_legal = popcount_nb(legal)
     cards = np.empty(15, dtype=np.int64)
     totals = np.zeros(15, dtype=np.int64)
-    x = legal
-    for k in range(n_legal):
-        cards[k] = lowest_nb(x)
-        x &= x - 1
+    n_legal = list_cards_nb(legal, cards)
     world = np.zeros(8, dtype=np.int64)
     h2 = np.zeros(5, dtype=np.int64)
     w2 = np.zeros(5, dtype=np.int64)
@@ -621,17 +617,10 @@ def pimc_card_nb(dkey, n, preset, me, hand, legal, hands, deck, stock_pos, trump
     vv = np.zeros(8, dtype=np.int64)
     for q in range(n):
         vv[q] = voids[q]
-    novoids = np.zeros(8, dtype=np.int64)
     base = deal_key_nb(dkey, 1_000_000 + t * 8 + me)
     for w in range(worlds):
         wkey = deal_key_nb(base, w)
-        ok = False
-        for attempt in range(8):
-            if deal_hidden_nb(deal_key_nb(wkey, attempt), n + 1, me, hand, unseen, cap, vv, world):
-                ok = True
-                break
-        if not ok:
-            deal_hidden_nb(wkey, n + 1, me, hand, unseen, cap, novoids, world)
+        draw_world_nb(wkey, n + 1, me, hand, unseen, cap, vv, world)
         if decl != me:
             world[decl] |= pinned & hands[decl]
         # the sampled stock, in a random order
@@ -678,11 +667,7 @@ def pimc_card_nb(dkey, n, preset, me, hand, legal, hands, deck, stock_pos, trump
             else:
                 v = -1000 * made - (p2[decl] if contract == CONTRACT_POINTS else 0)
             totals[kk] += v
-    best = 0
-    for kk in range(1, n_legal):
-        if totals[kk] > totals[best]:
-            best = kk
-    return cards[best]
+    return cards[best_index_nb(totals, n_legal)]
 
 
 @njit(cache=True)

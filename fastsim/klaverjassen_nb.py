@@ -18,7 +18,7 @@ from numba import njit, prange
 from .bits import popcount_nb, lowest_nb, suit_mask_nb, RANK_MASK
 from .play_nb import random_card_nb
 from .rng import run_key_nb, deal_key_nb, below_nb
-from .pimc_nb import deal_hidden_nb
+from .pimc_nb import draw_world_nb, list_cards_nb, best_index_nb
 from .klaverjassen_schema import (
     TRUMP_STRENGTH, PLAIN_STRENGTH, TRUMP_POINTS, PLAIN_POINTS, TRUMP_ABOVE, PLAIN_ABOVE,
     CALL_TRUMP_VALUE, CALL_THRESHOLD, POLICY_RANDOM, POLICY_PIMC, CTR_CALL, CTR_FORCED, CTR_PLAY,
@@ -371,13 +371,9 @@ def pimc_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, 
     for q in range(4):
         if q != me:
             cap[q] = 8 - t - (1 if ((q - leader) & 3) < tn else 0)
-    n_legal = popcount_nb(legal)
     cards = np.empty(8, dtype=np.int64)
     totals = np.zeros(8, dtype=np.int64)
-    x = legal
-    for k in range(n_legal):
-        cards[k] = lowest_nb(x)
-        x &= x - 1
+    n_legal = list_cards_nb(legal, cards)
     world = np.empty(4, dtype=np.int64)
     h2 = np.empty(4, dtype=np.int64)
     w2 = np.empty(4, dtype=np.int64)
@@ -386,18 +382,10 @@ def pimc_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, 
     tt = np.empty(2, dtype=np.int64)
     sc = np.empty(2, dtype=np.int64)
     tc2 = np.empty(4, dtype=np.int64)
-    novoids = np.zeros(4, dtype=np.int64)
     mine = team_of_pos[me]
     base = deal_key_nb(dkey, 1_000_000 + t * 8 + me)
     for w in range(worlds):
-        wkey = deal_key_nb(base, w)
-        ok = False
-        for attempt in range(8):
-            if deal_hidden_nb(deal_key_nb(wkey, attempt), 4, me, hand, unseen, cap, voids, world):
-                ok = True
-                break
-        if not ok:
-            deal_hidden_nb(wkey, 4, me, hand, unseen, cap, novoids, world)
+        draw_world_nb(deal_key_nb(base, w), 4, me, hand, unseen, cap, voids, world)
         for k in range(n_legal):
             c = cards[k]
             for q in range(4):
@@ -419,11 +407,7 @@ def pimc_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, 
                 tt[team_of_pos[q]] += w2[q]
             score_deal_nb(cp, rm, playing, tt, sc)
             totals[k] += sc[mine] - sc[1 - mine]
-    best = 0
-    for k in range(1, n_legal):
-        if totals[k] > totals[best]:
-            best = k
-    return cards[best]
+    return cards[best_index_nb(totals, n_legal)]
 
 
 @njit(cache=True)

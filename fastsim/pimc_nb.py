@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from .bits import lowest_nb
-from .rng import below_nb
+from .rng import below_nb, deal_key_nb
 
 REST = 8   # index of the "nobody's / not dealt" bucket in the capacity arrays
 
@@ -73,3 +73,34 @@ def deal_hidden_nb(wkey, n, me, my_hand, unseen, cap, voids, out):
                     break
                 r -= room[q]
     return True
+
+
+@njit(cache=True)
+def draw_world_nb(wkey, n, me, my_hand, unseen, cap, voids, out):
+    """One pimc world: up to 8 tries of :func:`deal_hidden_nb` with keys derived from
+    ``wkey``; if every try gets stuck, a world that ignores the voids."""
+    for attempt in range(8):
+        if deal_hidden_nb(deal_key_nb(wkey, attempt), n, me, my_hand, unseen, cap, voids, out):
+            return
+    deal_hidden_nb(wkey, n, me, my_hand, unseen, cap, np.zeros(REST, dtype=np.int64), out)
+
+
+@njit(cache=True, inline="always")
+def list_cards_nb(mask, out):
+    """The cards of ``mask`` into ``out`` in increasing code; returns how many."""
+    k = 0
+    while mask:
+        out[k] = lowest_nb(mask)
+        mask &= mask - 1
+        k += 1
+    return k
+
+
+@njit(cache=True, inline="always")
+def best_index_nb(totals, n):
+    """Index of the largest of ``totals[:n]`` (ties: the first)."""
+    best = 0
+    for k in range(1, n):
+        if totals[k] > totals[best]:
+            best = k
+    return best
