@@ -19,7 +19,7 @@ from .bits import suit_mask_nb, popcount_nb
 from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_nb,
                       random_card_nb)
 from .pimc_nb import deal_hidden_nb, draw_world_nb, list_cards_nb, best_index_nb
-from .trick import trick_key_nb, NATURAL_ORDER
+from .trick import trick_key_nb, trick_so_far_nb, NATURAL_ORDER
 from .rng import run_key_nb, deal_key_nb, below_nb
 from .boerenbridge_schema import (
     POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK, BAUER_BONUS,
@@ -136,22 +136,9 @@ def rollout_nb(n, h, hands, trump, bids, won, played, t0, leader, tc, tn):
     with ``tc[:tn]`` on the table (``hands`` and ``won`` are updated)."""
     t = t0
     while t < h:
-        led = -1
-        winner = -1
-        best_key = -1
-        win_pos = 0
-        start = 0
-        if t == t0:
-            start = tn
-            for j in range(tn):
-                c = tc[j]
-                if j == 0:
-                    led = c >> 4
-                key = trick_key_nb(c, led, trump, NATURAL_ORDER)
-                if key > best_key:
-                    best_key = key
-                    winner = c
-                    win_pos = (leader + j) % n
+        start = tn if t == t0 else 0
+        led, winner, win_pos, best_key, _ = trick_so_far_nb(tc, start, leader, n, trump,
+                                                            NATURAL_ORDER)
         for j in range(start, n):
             p = (leader + j) % n
             hand = hands[p]

@@ -20,7 +20,7 @@ from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_n
                       random_card_nb, above_nb)
 from .rng import run_key_nb, deal_key_nb, below_nb
 from .pimc_nb import draw_world_nb, list_cards_nb, best_index_nb
-from .trick import trick_key_nb, NATURAL_ORDER
+from .trick import trick_key_nb, trick_so_far_nb, NATURAL_ORDER
 from .bonken_schema import (
     DUCKING, NO_HEARTS, NO_MEN, NO_QUEENS, NO_KH, NO_LAST, DOMINO, NO_TRUMP, TRUMP_S,
     N_NEGATIVE, BASELINE, RISK, POLICY_RANDOM, POLICY_PIMC, CTR_CHOICE, CTR_PLAY, CTR_DOMINO,
@@ -174,22 +174,9 @@ def rollout_nb(contract, hands, after_broken, t0, leader, tc, tn, played, broken
     restrict = contract == NO_HEARTS or contract == NO_KH
     t = t0
     while t < 13:
-        led = -1
-        winner = -1
-        best_key = -1
-        win_pos = 0
-        trick = np.int64(0)
         start = tn if t == t0 else 0
-        for j in range(start):
-            c = tc[j]
-            if j == 0:
-                led = c >> 4
-            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
-            if key > best_key:
-                best_key = key
-                winner = c
-                win_pos = (leader + j) & 3
-            trick |= np.int64(1) << c
+        led, winner, win_pos, best_key, trick = trick_so_far_nb(tc, start, leader, 4, trump,
+                                                               NATURAL_ORDER)
         for j in range(start, 4):
             p = (leader + j) & 3
             hand = hands[p]

@@ -79,3 +79,26 @@ def resolve_tricks(cards, trump, led_suit=None, rank_order=None):
                    np.where(suits == led[:, None], 32 + ranks, 0))
     key = np.where(present, key, -1)
     return np.argmax(key, axis=1).astype(np.int64)
+
+
+@njit(cache=True)
+def trick_so_far_nb(cards, n_cards, leader, n, trump, order):
+    """State of a trick in progress from its first ``n_cards`` cards (led by position
+    ``leader`` of ``n``): (led suit, winning card, winner's position, its key, card mask);
+    (-1, -1, leader, -1, 0) for an empty trick."""
+    led = -1
+    winner = -1
+    win_pos = leader
+    best_key = -1
+    mask = np.int64(0)
+    for j in range(n_cards):
+        c = cards[j]
+        if j == 0:
+            led = c // SUIT_BITS
+        key = trick_key_nb(c, led, trump, order)
+        if key > best_key:
+            best_key = key
+            winner = c
+            win_pos = (leader + j) % n
+        mask |= np.int64(1) << c
+    return led, winner, win_pos, best_key, mask
