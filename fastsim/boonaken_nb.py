@@ -13,6 +13,7 @@ from numba import njit, prange
 
 from .bits import popcount_nb, lowest_nb, suit_mask_nb, RANK_MASK
 from .play_nb import random_card_nb
+from .trick import table_value_nb, beats_ranked_nb
 from .rng import run_key_nb, deal_key_nb, below_nb
 from .pimc_nb import draw_world_nb, list_cards_nb, best_index_nb
 from .boonaken_schema import (
@@ -23,6 +24,7 @@ from .boonaken_schema import (
     MAX_MATCH_DEALS,
 )
 
+TRUMP_STRENGTH8 = TRUMP_STRENGTH + 8   # a trump outranks every plain card
 DECK32 = np.array([16 * s + r for s in range(4) for r in range(5, 13)], dtype=np.int64)
 FULL32 = np.int64(sum(1 << int(c) for c in DECK32))
 
@@ -63,28 +65,18 @@ RUN_SUM, RUN_MAX, RUN_KQ = _run_tables()
 
 @njit(cache=True, inline="always")
 def strength_nb(card, trump):
-    r = card & 15
-    if card >> 4 == trump:
-        return TRUMP_STRENGTH[r] + 8
-    return PLAIN_STRENGTH[r]
+    """0..7 within the suit, +8 for a trump."""
+    return table_value_nb(card, trump, TRUMP_STRENGTH8, PLAIN_STRENGTH)
 
 
 @njit(cache=True, inline="always")
 def points_nb(card, trump):
-    if card >> 4 == trump:
-        return TRUMP_POINTS[card & 15]
-    return PLAIN_POINTS[card & 15]
+    return table_value_nb(card, trump, TRUMP_POINTS, PLAIN_POINTS)
 
 
 @njit(cache=True, inline="always")
 def beats_nb(card, winner, led, trump):
-    cs = card >> 4
-    ws = winner >> 4
-    if cs == trump:
-        return ws != trump or strength_nb(card, trump) > strength_nb(winner, trump)
-    if ws == trump:
-        return False
-    return cs == ws and strength_nb(card, trump) > strength_nb(winner, trump)
+    return beats_ranked_nb(card, winner, trump, TRUMP_STRENGTH, PLAIN_STRENGTH)
 
 
 @njit(cache=True)

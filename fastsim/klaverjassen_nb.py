@@ -17,6 +17,7 @@ from numba import njit, prange
 
 from .bits import popcount_nb, lowest_nb, suit_mask_nb, RANK_MASK
 from .play_nb import random_card_nb
+from .trick import table_value_nb, beats_ranked_nb
 from .rng import run_key_nb, deal_key_nb, below_nb
 from .pimc_nb import draw_world_nb, list_cards_nb, best_index_nb
 from .klaverjassen_schema import (
@@ -35,6 +36,7 @@ def _run_value(x):
 
 # roem of a run, by the 13-bit rank set of one suit in a trick
 RUN_VALUE = np.array([_run_value(x) for x in range(1 << 13)], dtype=np.int64)
+TRUMP_STRENGTH8 = TRUMP_STRENGTH + 8   # a trump outranks every plain card
 DECK32 = np.array([16 * s + r for s in range(4) for r in range(5, 13)], dtype=np.int64)
 FULL32 = np.int64(sum(1 << int(c) for c in DECK32))
 
@@ -44,18 +46,12 @@ FULL32 = np.int64(sum(1 << int(c) for c in DECK32))
 @njit(cache=True, inline="always")
 def strength_nb(card, trump):
     """0..7 within the suit, +8 for a trump."""
-    r = card & 15
-    if card >> 4 == trump:
-        return TRUMP_STRENGTH[r] + 8
-    return PLAIN_STRENGTH[r]
+    return table_value_nb(card, trump, TRUMP_STRENGTH8, PLAIN_STRENGTH)
 
 
 @njit(cache=True, inline="always")
 def points_nb(card, trump):
-    r = card & 15
-    if card >> 4 == trump:
-        return TRUMP_POINTS[r]
-    return PLAIN_POINTS[r]
+    return table_value_nb(card, trump, TRUMP_POINTS, PLAIN_POINTS)
 
 
 @njit(cache=True, inline="always")
@@ -71,13 +67,7 @@ def above_nb(card, trump):
 @njit(cache=True, inline="always")
 def beats_nb(card, winner, led, trump):
     """Does ``card`` beat the current winning ``winner`` card (trick led in ``led``)?"""
-    cs = card >> 4
-    ws = winner >> 4
-    if cs == trump:
-        return ws != trump or strength_nb(card, trump) > strength_nb(winner, trump)
-    if ws == trump:
-        return False
-    return cs == ws and strength_nb(card, trump) > strength_nb(winner, trump)
+    return beats_ranked_nb(card, winner, trump, TRUMP_STRENGTH, PLAIN_STRENGTH)
 
 
 # ----------------------------------------------------------------------------- rules

@@ -102,3 +102,25 @@ def trick_so_far_nb(cards, n_cards, leader, n, trump, order):
             win_pos = (leader + j) % n
         mask |= np.int64(1) << c
     return led, winner, win_pos, best_key, mask
+
+
+@njit(cache=True, inline="always")
+def table_value_nb(card, trump, trump_table, plain_table):
+    """A per-rank table lookup that depends on whether ``card`` is a trump (card
+    strengths and points of the 32-card games)."""
+    if card // SUIT_BITS == trump:
+        return trump_table[card % SUIT_BITS]
+    return plain_table[card % SUIT_BITS]
+
+
+@njit(cache=True, inline="always")
+def beats_ranked_nb(card, winner, trump, trump_strength, plain_strength):
+    """Does ``card`` beat the trick's current ``winner`` under the given rank orders? A
+    trump beats any non-trump; otherwise only a stronger card of the winner's suit."""
+    cs = card // SUIT_BITS
+    ws = winner // SUIT_BITS
+    if cs == trump:
+        return ws != trump or trump_strength[card % SUIT_BITS] > trump_strength[winner % SUIT_BITS]
+    if ws == trump:
+        return False
+    return cs == ws and plain_strength[card % SUIT_BITS] > plain_strength[winner % SUIT_BITS]
