@@ -278,7 +278,8 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_ru
                 worlds, cur, bids, won, scores, rec_cards, rec_lead, rec_win, record):
     """Bid, play and score a dealt deal (per-position arrays). ``bids[p] >= 0`` on entry
     fixes that position's bid; ``-1`` lets its policy bid. ``cur`` is scratch of at least
-    ``n`` entries. Returns the forbidden bid or -1."""
+    ``3 * MAX_SEATS`` entries (live hands, shown voids, the trick). Returns the forbidden bid
+    or -1."""
     is_blind = blind and h == 1
     # bidding
     bid_sum = 0
@@ -305,8 +306,9 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_ru
         cur[p] = hands[p]
     played = np.int64(1) << turned
     leader = 0
-    voids = np.zeros(MAX_SEATS, dtype=np.int64)
-    tc = np.empty(MAX_SEATS, dtype=np.int64)
+    voids = cur[MAX_SEATS:2 * MAX_SEATS]     # scratch, no allocation per deal
+    voids[:] = 0
+    tc = cur[2 * MAX_SEATS:3 * MAX_SEATS]
     for t in range(h):
         led = -1
         winner = -1
@@ -463,7 +465,7 @@ def bid_query_nb(seed, n, h, my_pos, my_hand, turned, trump, unseen, given, cond
     for ci in prange(n_chunks):
         deck = np.empty(U, dtype=np.int64)
         hands = np.empty(MAX_SEATS, dtype=np.int64)
-        cur = np.empty(MAX_SEATS, dtype=np.int64)
+        cur = np.empty(3 * MAX_SEATS, dtype=np.int64)
         bids = np.empty(MAX_SEATS, dtype=np.int64)
         won = np.empty(MAX_SEATS, dtype=np.int64)
         scores = np.empty(MAX_SEATS, dtype=np.int64)
