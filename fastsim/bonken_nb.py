@@ -239,7 +239,7 @@ def pimc_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, t
 
 
 @njit(cache=True)
-def play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, won, scores,
+def play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch, won, scores,
                    rec_cards, rec_lead, rec_win, record):
     """Play a trick contract from dealt ``hands`` (modified: cards leave as played).
     Fills ``won`` and ``scores`` (by position); returns the number of tricks played."""
@@ -252,8 +252,9 @@ def play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, won, scores
     played = np.int64(0)
     taken = np.int64(0)
     broken = False
-    voids = np.zeros(4, dtype=np.int64)
-    tc = np.empty(4, dtype=np.int64)
+    voids = scratch[0:4]          # the caller's buffer: no allocation per deal
+    voids[:] = 0
+    tc = scratch[4:8]
     leader = 0
     t = 0
     while t < 13:
@@ -409,6 +410,7 @@ def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, worlds, game_
         deck = np.empty(52, dtype=np.int64)
         hands = np.empty(4, dtype=np.int64)
         won = np.empty(4, dtype=np.int64)
+        scratch = np.empty(8, dtype=np.int64)
         scores = np.empty(4, dtype=np.int64)
         pol = np.empty(4, dtype=np.int64)
         total = np.empty(4, dtype=np.int64)
@@ -449,10 +451,10 @@ def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, worlds, game_
                     o_loser[r] = (dealer + 1 + loser) & 3
                 else:
                     if record:
-                        nt = play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds,
+                        nt = play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch,
                                             won, scores, r_cards[r], r_lead[r], r_win[r], True)
                     else:
-                        nt = play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds,
+                        nt = play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch,
                                             won, scores, r_cards[0], r_lead[0], r_win[0], False)
                     o_loser[r] = -1
                 o_deal[r] = deal
@@ -490,6 +492,7 @@ def contract_query_nb(seed, my_hand, unseen, contracts, pol, after_broken, world
         dealt = np.empty(4, dtype=np.int64)
         hands = np.empty(4, dtype=np.int64)
         won = np.empty(4, dtype=np.int64)
+        scratch = np.empty(8, dtype=np.int64)
         scores = np.empty(4, dtype=np.int64)
         d3 = np.empty((1, 1), dtype=np.int8)
         d2 = np.empty(1, dtype=np.int8)
@@ -518,7 +521,7 @@ def contract_query_nb(seed, my_hand, unseen, contracts, pol, after_broken, world
                 if contracts[c] == DOMINO:
                     play_domino_nb(dkey, hands, pol, scores, dm, d2, False)
                 else:
-                    play_tricks_nb(dkey, contracts[c], hands, pol, after_broken, worlds, won,
+                    play_tricks_nb(dkey, contracts[c], hands, pol, after_broken, worlds, scratch, won,
                                    scores, d3, d2, d2, False)
                 for p in range(4):
                     out_scores[i, c, p] = scores[p]

@@ -402,14 +402,15 @@ def pimc_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, 
 
 @njit(cache=True)
 def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, played0,
-                amsterdam, undertrump_forced, all_100, worlds, won, team_cp, team_rm,
+                amsterdam, undertrump_forced, all_100, worlds, scratch, won, team_cp, team_rm,
                 rec_cards, rec_lead, rec_win, rec_pts, rec_roem, record):
     """Play tricks ``t0..7`` from the position (``hands`` modified). ``team_of_pos[p]``:
     team of position p; ``playing``: the playing team. Adds to ``won`` (per position),
     ``team_cp`` and ``team_rm``."""
     played = played0
-    voids = np.zeros(4, dtype=np.int64)
-    tc = np.empty(4, dtype=np.int64)
+    voids = scratch[0:4]          # the caller's buffer: no allocation per deal
+    voids[:] = 0
+    tc = scratch[4:8]
     for t in range(t0, 8):
         led = -1
         winner = -1
@@ -510,6 +511,7 @@ def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, f
         pol = np.empty(4, dtype=np.int64)
         tpos = np.empty(4, dtype=np.int64)
         won = np.zeros(4, dtype=np.int64)
+        scratch = np.empty(8, dtype=np.int64)
         cp = np.zeros(2, dtype=np.int64)
         rm = np.zeros(2, dtype=np.int64)
         sc = np.zeros(2, dtype=np.int64)
@@ -558,11 +560,11 @@ def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, f
                         r_calls[r, q] = calls[q]
                     r_ncalls[r] = ncalls
                     play_out_nb(dkey, hands, pol, trump, tpos, playing, 0, 0, np.int64(0),
-                                amsterdam, undertrump_forced, all_100, worlds, won, cp, rm,
+                                amsterdam, undertrump_forced, all_100, worlds, scratch, won, cp, rm,
                                 r_cards[r], r_lead[r], r_win[r], r_pts[r], r_roem[r], True)
                 else:
                     play_out_nb(dkey, hands, pol, trump, tpos, playing, 0, 0, np.int64(0),
-                                amsterdam, undertrump_forced, all_100, worlds, won, cp, rm,
+                                amsterdam, undertrump_forced, all_100, worlds, scratch, won, cp, rm,
                                 r_cards[0], r_lead[0], r_win[0], r_pts[0], r_roem[0], False)
                 tt[0] = 0
                 tt[1] = 0
@@ -619,6 +621,7 @@ def trump_query_nb(seed, my_hand, my_pos, unseen, forced, condition, pol, amster
         hands = np.empty(4, dtype=np.int64)
         tpos = np.empty(4, dtype=np.int64)
         won = np.zeros(4, dtype=np.int64)
+        scratch = np.empty(8, dtype=np.int64)
         cp = np.zeros(2, dtype=np.int64)
         rm = np.zeros(2, dtype=np.int64)
         sc = np.zeros(2, dtype=np.int64)
@@ -694,7 +697,7 @@ def trump_query_nb(seed, my_hand, my_pos, unseen, forced, condition, pol, amster
                 rm[0] = 0
                 rm[1] = 0
                 play_out_nb(dkey, hands, pol, trump, tpos, playing, 0, 0, np.int64(0),
-                            amsterdam, undertrump_forced, all_100, worlds, won, cp, rm,
+                            amsterdam, undertrump_forced, all_100, worlds, scratch, won, cp, rm,
                             d8, d1, d1, d16, d16, False)
                 tt[0] = won[0] + won[2]
                 tt[1] = won[1] + won[3]
