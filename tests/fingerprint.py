@@ -40,8 +40,11 @@ def hash_frame(df):
         if str(s.dtype) == "category":
             out.update(json.dumps([str(x) for x in s.cat.categories]).encode())
             out.update(np.ascontiguousarray(s.cat.codes.to_numpy()).tobytes())
-        else:
+        elif isinstance(s.dtype, np.dtype) and s.dtype != object:
             out.update(np.ascontiguousarray(s.to_numpy()).tobytes())
+        else:   # nullable / object columns: hash the values, not the object pointers
+            import pandas as pd
+            out.update(pd.util.hash_pandas_object(s, index=False).to_numpy().tobytes())
     return out.hexdigest()[:16]
 
 
