@@ -151,3 +151,44 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=DEF
         "drawn": drawn,
         "acceptance_rate": accepted / drawn,
     }
+
+
+def render(r, position):
+    """The bid query's answer as text lines."""
+    lines = []
+    n = r["players"]
+    where = ("left of the dealer, bidding first" if position == 0 else
+             "the dealer, bidding last" if position == n - 1 else f"position {position}")
+    lines.append(f"Boerenbridge, {n} players, {len(r['hand'])} cards: {' '.join(r['hand'])}; "
+               f"turned {r['trump_card']} ({'no trump' if r['trump'] is None else 'trump ' + r['trump']})")
+    before = "" if r["bids_before"] is None else f"; earlier bids {','.join(map(str, r['bids_before']))}"
+    lines.append(f"you are {where}{before}; others play {r['policy']}; scoring {r['scoring']}")
+    lines.append(f"{r['samples']:,} sampled deals (effective {r['effective_samples']:,}"
+               + (f", {r['acceptance_rate']:.1%} of {r['drawn']:,} drawn fit the earlier bids"
+                  if r["drawn"] != r["samples"] else "") + f"), seed {r['seed']}")
+    lines.append("")
+    lines.append("bid   P(exact)  95% interval      expected score  95% interval")
+    for b in r["bids"]:
+        mark = "  forbidden (dealer rule)" if b["forbidden"] else (
+            "  <- recommended" if b["bid"] == r["recommended_bid"] else "")
+        lo, hi = b["p_exact_ci"]
+        slo, shi = b["expected_score_ci"]
+        lines.append(f"{b['bid']:>3}   {b['p_exact']:>7.1%}  [{lo:5.1%}, {hi:5.1%}]  "
+                   f"{b['expected_score']:>14.2f}  [{slo:6.2f}, {shi:6.2f}]{mark}")
+    lines.append("")
+    dist = "  ".join(f"{k}:{p:.1%}" for k, p in enumerate(r["trick_distribution"]) if p > 0)
+    lines.append(f"my tricks when bidding {r['recommended_bid']}: {dist}")
+    lines.append(f"recommended bid: {r['recommended_bid']}")
+    return lines
+
+
+def json_payload(r):
+    """The bid query's answer as the documented JSON object."""
+    keys = ("recommended_bid", "trick_distribution", "samples", "effective_samples",
+            "drawn", "acceptance_rate", "players", "hand", "trump_card", "trump",
+            "position", "bids_before", "policy", "scoring", "variants", "seed")
+    payload = {k: r[k] for k in keys}
+    payload["bids"] = [{k: b[k] for k in ("bid", "p_exact", "p_exact_ci", "expected_score",
+                                          "expected_score_ci", "forbidden",
+                                          "trick_distribution")} for b in r["bids"]]
+    return payload

@@ -85,3 +85,23 @@ def bid_advice(players, hand, open_cards, preset="seed", samples=5000, policy="h
             "open": [card_str(c, notation) for c in o], "policy": policy, "seed": seed,
             "samples": m, "bids": rows, "expected_points": expected, "best_trump": best_t,
             "highest_bid": worth[-1]["bid"] if worth else None}
+
+
+def render(r, seed):
+    """The Boonaken bid advice as text lines."""
+    lines = []
+    lines.append(f"Boonaken ({r['preset']}), {r['players']} players: {' '.join(r['hand'])}; "
+               f"open {' '.join(r['open'])}")
+    lines.append(f"{r['samples']:,} sampled deals, others play {r['policy']}, seed {seed}")
+    ep = "  ".join(f"{t} {v['mean']:.1f}" for t, v in r["expected_points"].items())
+    lines.append(f"expected points (cards + roem) by trump: {ep}; best {r['best_trump']}")
+    lines.append("")
+    lines.append("bid        P(make)   95% interval     trump")
+    for b in r["bids"]:
+        if isinstance(b["bid"], int) and (b["p_make"] in (0.0, 1.0)) and b["bid"] % 25:
+            continue   # keep the table short: certain levels only every 25 points
+        lo, hi = b["p_make_ci"]
+        lines.append(f"{str(b['bid']):<10} {b['p_make']:>7.1%}  [{lo:5.1%}, {hi:5.1%}]  {b['trump'] or '-'}")
+    lines.append("")
+    lines.append(f"highest bid worth making (P >= 50%): {r['highest_bid']}")
+    return lines

@@ -44,15 +44,17 @@ def check_workers(n):
     return n
 
 
-def warm_up():
-    """Run on every worker when a backend starts: import the engine and the Parquet
+def warm_up(game="boerenbridge"):
+    """Run on every worker when a backend starts: import the game's engine and the Parquet
     encoder and play one tiny chunk, so that loading (or compiling) the numba kernels is
     part of starting the cluster, not of the first chunks. Returns the worker's pid."""
     import os
-    from fastsim import boerenbridge as bb
+    from . import games
     from .run import RunSpec
-    rules = bb.build_rules(players=4, hand_size=1)
-    compute_chunk(RunSpec(rules, 1, 0, bb.parse_seat_policies(4), 1, threads=1), 0, "parquet")
+    entry = games.get(game)
+    setup = entry.tiny_setup()
+    compute_chunk(RunSpec(game, setup, 1, 0, entry.parse_policies(setup), 1, threads=1),
+                  0, "parquet")
     return os.getpid()
 
 
@@ -78,12 +80,13 @@ class DaskBackend:
     LocalCluster it started, if any)."""
     name = "dask"
 
-    def __init__(self, scheduler=None, workers=None, window=None):
+    def __init__(self, scheduler=None, workers=None, window=None, game="boerenbridge"):
         if (scheduler is None) == (workers is None):
             raise ValueError("give a scheduler address or a number of local workers")
         self.scheduler = check_address(scheduler) if scheduler is not None else None
         self.workers = check_workers(workers) if workers is not None else None
         self.window = window
+        self.game = game
         self.cluster = None
         self.client = None
 
@@ -110,7 +113,7 @@ class DaskBackend:
             where = self.scheduler or "a local cluster"
             raise ClusterError(f"cannot reach Dask scheduler at {where}: {_one_line(e)}") from None
         try:
-            self.client.run(warm_up)
+            self.client.run(warm_up, self.game)
         except (KeyboardInterrupt, GeneratorExit):
             self.__exit__(None, None, None)
             raise

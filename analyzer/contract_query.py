@@ -76,3 +76,23 @@ def contract_query(hand, available=None, samples=DEFAULT_SAMPLES, policy="heuris
         if part:
             res[f"recommended_{kind}"] = max(part, key=lambda r: r["vs_average"])["contract"]
     return res
+
+
+def render(r):
+    """The contract query's answer as text lines."""
+    lines = []
+    lines.append(f"Bonken, you choose with: {' '.join(r['hand'])}")
+    lines.append(f"{r['samples']:,} sampled deals, everyone plays {r['policy']}, seed {r['seed']}")
+    lines.append("")
+    lines.append("contract             your score  95% interval        vs average   others (left, right, dealer)")
+    for c in r["contracts"]:
+        lo, hi = c["expected_score_ci"]
+        oth = " ".join(f"{x:7.2f}" for x in c["others"])
+        mark = "  <- recommended" if c["contract"] == r["recommended"] else ""
+        lines.append(f"{c['contract']:<20} {c['expected_score']:>10.2f}  [{lo:7.2f}, {hi:7.2f}]  "
+                   f"{c['vs_average']:>+10.2f}   {oth}{mark}")
+    lines.append("")
+    for kind in ("negative", "trump"):
+        if f"recommended_{kind}" in r:
+            lines.append(f"best {kind} contract: {r[f'recommended_{kind}']}")
+    return lines

@@ -281,3 +281,57 @@ def dataset_stats(paths, by=DEFAULT_BY, which=STATS, feature="trump_count"):
             for s in todo:
                 s.sums.add(df)
     return {s.name: s.finish(s.sums.result()) for s in todo}, n_rows
+
+
+def results_stats(paths, by=None, which=(), feature=None):
+    """``troef stats``: statistics of results files and dataset folders of any game →
+    ({name: DataFrame}, player-deal rows, notes). The game comes from the files'
+    metadata (one game for all paths); the same file or folder given twice is refused.
+    Games whose statistics stream (Boerenbridge) are read a row group at a time; the
+    others read the columns their statistics use (never the hands)."""
+    from . import games as registry
+    real = {}
+    metas, notes = [], []
+    for path in paths:
+        key = os.path.realpath(path)
+        if key in real:
+            raise ValueError(f"{path} is given twice (as {real[key]})")
+        real[key] = path
+        files, meta = stream.sources(path)
+        if os.path.isdir(path) and not meta["complete"]:
+            notes.append(f"{path} is incomplete ({len(files)} of {meta['chunks']} chunks saved)")
+        if not files:
+            raise ValueError(f"{path} holds no saved chunks yet")
+        metas.append((path, files, meta))
+    game_names = {m.get("game") for _, _, m in metas}
+    if len(game_names) != 1:
+        raise ValueError("the results files must hold troef results of one game")
+    entry = registry.get(game_names.pop())
+    unknown = [w for w in which if w not in entry.STATS]
+    if unknown:
+        raise ValueError(f"unknown {entry.NAME} statistic {unknown[0]!r}; known: "
+                         f"{', '.join(entry.STATS)}")
+    if by is not None and not getattr(entry, "STATS_BY", False):
+        raise ValueError(f"--by does not apply to {entry.NAME} statistics")
+    if getattr(entry, "STREAM_STATS", False):
+        keys = [k.strip() for k in (by or ",".join(DEFAULT_BY)).split(",") if k.strip()]
+        tables, n_rows = dataset_stats(paths, keys, which or entry.STATS,
+                                       feature or entry.DEFAULT_FEATURE)
+        return tables, n_rows, notes
+    frames = []
+    import pyarrow.dataset as pads
+    for path, files, meta in metas:
+        try:
+            d = pads.dataset(files, format="parquet")
+            cols = [c for c in d.schema.names if c != "hand"]
+            df = d.to_table(columns=cols).to_pandas()
+        except Exception as e:  # pyarrow raises several types for bad files or columns
+            raise ValueError(f"cannot read {path}: {str(e).splitlines()[0]}") from None
+        df["source"] = source_name(path)
+        frames.append(df)
+    df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    try:
+        tables = entry.stats(df, which, by, feature)
+    except KeyError as e:
+        raise ValueError(f"the results lack column {e.args[0]!r} for this statistic") from None
+    return tables, len(df), notes

@@ -99,3 +99,83 @@ def explain_klaverjassen(trump, trick, hand=None, variants=(), notation="en"):
         raise CardError(f"card {card_str(min(clash), notation)} is both in the hand and in the trick")
     legal, rule = legal_rule(hcards, cards, t, rules)
     return {"legal": [card_str(c, notation) for c in legal], "rule": rule}
+
+
+def explain_boerenbridge(trick, trump=None, trump_card=None, hand=None, notation="en"):
+    """Who wins a Boerenbridge trick, or which cards a hand may play to it."""
+    import numpy as np
+    from fastsim.cards import card_str, parse_card, parse_cards, parse_suit
+    from fastsim.trick import resolve_tricks
+    if trump is not None and trump_card is not None:
+        raise ValueError("give --trump or --trump-card, not both")
+    if trump_card is not None:
+        tcard = parse_card(trump_card, notation)
+        t = tcard // 16
+    elif trump is None or trump.strip().lower() in ("none", "nt", "-"):
+        tcard, t = None, -1
+    else:
+        tcard, t = None, parse_suit(trump, notation)
+    tcards = parse_cards(trick, notation)
+    if len(tcards) > 7:
+        raise ValueError(f"a trick has at most 7 cards, got {len(tcards)}")
+    if tcard is not None and tcard in tcards:
+        raise ValueError(f"the turned card {card_str(tcard, notation)} is out of play")
+    if hand is None:
+        if not tcards:
+            raise ValueError("--trick needs at least one card (or give --hand)")
+        w = int(resolve_tricks(np.array([tcards]), t)[0])
+        return {"winner": w, "winner_card": card_str(tcards[w], notation)}
+    hcards = parse_cards(hand, notation)
+    if not hcards:
+        raise ValueError("--hand is empty")
+    clash = set(hcards) & (set(tcards) | ({tcard} if tcard is not None else set()))
+    if clash:
+        raise ValueError(f"card {card_str(min(clash), notation)} is both in the hand and on the table")
+    if not tcards:
+        legal, rule = sorted(hcards), "leading: any card"
+    else:
+        led = tcards[0] // 16
+        follow = [c for c in hcards if c // 16 == led]
+        if follow:
+            legal, rule = sorted(follow), "must follow the led suit"
+        else:
+            legal, rule = sorted(hcards), "void in the led suit: any card (no duty to trump)"
+    return {"legal": [card_str(c, notation) for c in legal], "rule": rule}
+
+
+def render_explain(payload):
+    """An explain answer (either game) as one text line."""
+    if "legal" in payload:
+        return [f"legal: {' '.join(payload['legal'])} ({payload['rule']})"]
+    if "roem_items" not in payload:
+        return [f"winner: {payload['winner_card']} (card {payload['winner'] + 1} of the trick)"]
+    items = ", ".join(f"{i['name']} {i['points']}" for i in payload["roem_items"]) or "none"
+    return [f"winner: {payload['winner_card']} (card {payload['winner'] + 1}); "
+            f"card points {payload['card_points']}; roem {payload['roem']} ({items})"]
+
+
+def solve_klaverjassen(hands, trump, leader=0, playing_team=0, trick="", cards=False,
+                       variants=(), notation="en"):
+    """Double-dummy analysis from CLI-style text: four hands separated by "/"."""
+    from fastsim import klaverjassen_dd as kdd
+    from fastsim.cards import parse_cards, parse_suit
+    from fastsim.common import RulesError
+    from fastsim.klaverjassen_schema import build_rules
+    parts = hands.split("/")
+    if len(parts) != 4:
+        raise RulesError(f'give four hands separated by "/", got {len(parts)}')
+    hs = [parse_cards(p, notation, deck=32) for p in parts]
+    tr = parse_cards(trick, notation, deck=32)
+    return kdd.solve(hs, parse_suit(trump, notation), build_rules(variants), leader=leader,
+                     playing_team=playing_team, trick=tr, cards=cards)
+
+
+def render_solve(r, playing_team, show_cards):
+    lines = [f"margin for team {playing_team} (card points + roem, perfect play): {r['margin']:+d}",
+             f"team {playing_team} {'makes it' if r['makes'] else 'goes nat'}",
+             "pit: " + (f"team {r['pit_team']} can force all remaining tricks" if r["pit_possible"]
+                        else "neither team can force it")]
+    if show_cards:
+        lines.append("cards: " + "  ".join(f"{c['card']} {c['margin']:+d}" for c in r["cards"]))
+    lines.append(f"search: {r['nodes']:,} nodes in {r['seconds'] * 1000:.1f} ms")
+    return lines

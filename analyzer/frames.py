@@ -62,15 +62,9 @@ def hand_features(hands, trumps):
 
 
 def tidy(result):
-    """A simulation result of any game → its tidy DataFrame."""
-    from fastsim import boonaken, bonken, klaverjassen
-    if isinstance(result, boonaken.Result):
-        return tidy_boonaken(result)
-    if isinstance(result, bonken.Result):
-        return tidy_bonken(result)
-    if isinstance(result, klaverjassen.Result):
-        return tidy_klaverjassen(result)
-    return tidy_boerenbridge(result)
+    """A simulation result of any game → its tidy DataFrame (the game's registry entry)."""
+    from .games import of_result
+    return of_result(result).tidy(result)
 
 
 def tidy_boerenbridge(result):
@@ -250,7 +244,7 @@ def tidy_boonaken(result):
         "preset": pd.Categorical.from_codes(np.full(rows * n, ["seed", "pagat", "leimuiden"].index(result.rules.preset), dtype=np.int8),
                                             categories=["seed", "pagat", "leimuiden"]),
         "players": np.full(rows * n, n, dtype=np.int8),
-        "deal": np.repeat(np.arange(rows, dtype=np.int64), n),
+        "deal": np.repeat(np.arange(rows, dtype=np.int64) + result.start, n),
         "dealer": np.full(rows * n, dealer, dtype=np.int8),
         "seat": seats,
         "position": ((seats.astype(np.int64) - dealer - 1) % n).astype(np.int8),

@@ -223,15 +223,22 @@ def boonaken_records(result, start=0, stop=None, notation="en"):
         yield rec
 
 
-def write_jsonl(records, path):
-    """Write records one JSON object per line, atomically (a temp file then rename)."""
+def write_jsonl(records, path, force=False):
+    """Write records one JSON object per line, atomically (a temp file then rename); never
+    over a special file, nor over an existing file without ``force``."""
     import os
+    from .storage import check_output
+    check_output(path, force)
     tmp = f"{path}.part"
     count = 0
-    with open(tmp, "w", encoding="utf-8") as f:
-        for rec in records:
-            f.write(json.dumps(rec, separators=(",", ":")))
-            f.write("\n")
-            count += 1
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            for rec in records:
+                f.write(json.dumps(rec, separators=(",", ":")))
+                f.write("\n")
+                count += 1
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
     return count

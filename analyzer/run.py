@@ -1,30 +1,35 @@
-"""Running simulations in chunks: the same results as one call, on any backend.
+"""One run API for every game: chunks, streaming datasets, resume, Dask.
 
-The engine keys every deal's random numbers by (seed, global deal index), so splitting a
-run into consecutive blocks of games and concatenating gives the identical arrays. A run
-is described by a :class:`RunSpec`; chunk ``i`` is the game range
-``[i·chunk_games, min((i+1)·chunk_games, n_games))``. :func:`compute_chunk` plays one
-chunk and returns a :class:`ChunkOut` (the summary's sufficient statistics plus, as asked,
-the compact arrays or the chunk's Parquet bytes); it is the unit of work of every backend:
-:class:`LocalBackend` here, :class:`analyzer.cluster.DaskBackend` on a Dask cluster.
-:func:`execute` drives a backend over a list of chunks with a progress bar (rate and ETA)
-and hands each finished chunk, in chunk order, to a callback. :class:`Summary` adds the
-per-chunk statistics up to the per-position and per-seat summary of the whole run.
+A run is described by a :class:`RunSpec` (game, set-up, number of units, seed, policies,
+chunking). The engines key every deal's random numbers by (seed, global unit index), so
+splitting a run into consecutive blocks of units and concatenating gives identical
+arrays. Chunk ``i`` is the unit range ``[i·chunk, min((i+1)·chunk, n))``.
+:func:`compute_chunk` plays one chunk and returns a :class:`ChunkOut` (the summary's
+integer sums plus, as asked, the Result or the chunk's Parquet bytes); it is the unit of
+work of every backend: :class:`LocalBackend` here, :class:`analyzer.cluster.DaskBackend`
+on a Dask cluster. :func:`execute` drives a backend over chunks with a progress bar, and
+:func:`run` is the whole job: in memory, to one Parquet file, or streamed to a resumable
+dataset folder, locally or on Dask. The CLI only parses options and calls :func:`run`::
+
+    from analyzer.run import RunSpec, run
+    spec = RunSpec.make("bonken", games=1000, seed=1)
+    out = run(spec, out="bonken-runs/")          # a dataset folder; resume=True continues
+    out.summary["seats"]
 """
 import math
 import sys
 import threading
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from fastsim import boerenbridge as bb
+from . import games as registry
 
 PROGRESS_MIN_DEALS = 2_000_000
 BLOCK_DEALS = 1_000_000       # chunk of in-memory runs shown with a progress bar
 CHUNK_DEALS = 250_000         # default chunk of streamed / cluster runs
 MAX_DEALS = 2**62             # global deal indices are int64
-
 MODES = ("summary", "parquet", "result")
 
 # numba's default (workqueue) threading layer must not run two parallel kernels at once
@@ -32,91 +37,104 @@ MODES = ("summary", "parquet", "result")
 _KERNEL_LOCK = threading.Lock()
 
 
-def _concat(results, rules, policies, seed):
-    first = results[0]
-    if len(results) == 1:
-        return first
-    deals = {k: np.concatenate([r.deals[k] for r in results]) for k in first.deals}
-    games = {k: np.concatenate([r.games[k] for r in results]) for k in first.games}
-    play = None
-    if first.play is not None:
-        play = {k: np.concatenate([r.play[k] for r in results]) for k in first.play}
-    return bb.Result(rules=rules, policies=policies, seed=seed, deals=deals, games=games,
-                     play=play)
+class RunError(ValueError):
+    """A run that cannot be set up as asked (one line)."""
 
 
-def run_chunked(rules, n_games, seed=0, policies=None, threads=None, record=False,
-                progress=None, block_deals=BLOCK_DEALS):
-    """Like :func:`fastsim.boerenbridge.simulate`, in blocks with an optional progress bar
-    (``None``: shown for long runs when stderr is a terminal)."""
-    K = len(rules.schedule)
-    total_deals = n_games * K
-    if progress is None:
-        progress = total_deals >= PROGRESS_MIN_DEALS and sys.stderr.isatty()
-    if not progress:
-        return bb.simulate(rules, n_games, seed=seed, policies=policies, threads=threads,
-                           record=record)
-    if policies is None:
-        policies = bb.parse_seat_policies(rules.players)
-    spec = RunSpec(rules, n_games, seed, np.asarray(policies, dtype=np.int8),
-                   chunk_games_for(rules, block_deals), threads, record)
-    results = []
-    execute(spec, range(spec.n_chunks), "result", progress=True,
-            on_chunk=lambda out: results.append(out.result))
-    return _concat(results, rules, spec.policies, seed)
+def _units_per_chunk(setup, chunk_deals):
+    """Units per chunk for about ``chunk_deals`` deals (whole units, at least one)."""
+    per = setup.deals_per_unit or _typical_deals(setup)
+    return max(1, int(chunk_deals) // per)
 
 
-# ---------------------------------------------------------------- run description
-
-def chunk_games_for(rules, chunk_deals):
-    """Games per chunk for about ``chunk_deals`` deals (whole games, at least one)."""
-    return max(1, int(chunk_deals) // len(rules.schedule))
+def _typical_deals(setup):
+    # boompjes have 16 deals; a Boonaken match has a few dozen
+    return 16 if setup.unit == "boompje" else 30
 
 
 @dataclass(frozen=True)
 class RunSpec:
     """Everything that determines a run's results, plus how it is cut and threaded
     (``threads`` and the chunking never change the results)."""
-    rules: bb.Rules
-    n_games: int
-    seed: int
-    policies: np.ndarray
-    chunk_games: int
+    game: str
+    setup: object
+    n: int
+    seed: int = 0
+    policies: np.ndarray = None
+    chunk: int = None
     threads: int | None = None
     record: bool = False
+    worlds: int | None = None
+
+    def __post_init__(self):
+        entry = registry.get(self.game)
+        if self.policies is None:
+            object.__setattr__(self, "policies", entry.parse_policies(self.setup))
+        if self.chunk is None:
+            object.__setattr__(self, "chunk", max(1, self.n))
+        if self.worlds is None:
+            object.__setattr__(self, "worlds", 16)
+
+    @classmethod
+    def make(cls, game, deals=None, games=None, seed=0, policy="heuristic", seat_policy=(),
+             chunk=None, threads=None, record=False, worlds=None, **options):
+        """A spec from CLI-style options (``options``: the game's set-up options)."""
+        entry = registry.get(game)
+        registry.check_options(entry, options)
+        setup, n = entry.resolve(deals, games, {k: v for k, v in options.items()
+                                               if v not in (None, (), [])})
+        pols = entry.parse_policies(setup, policy, seat_policy)
+        return cls(game, setup, n, seed, pols, chunk, threads, record, worlds)
 
     @property
-    def deals_per_game(self):
-        return len(self.rules.schedule)
+    def entry(self):
+        return registry.get(self.game)
 
     @property
-    def total_deals(self):
-        return self.n_games * self.deals_per_game
+    def unit(self):
+        return self.setup.unit
 
     @property
     def n_chunks(self):
-        return math.ceil(self.n_games / self.chunk_games)
+        return math.ceil(self.n / self.chunk) if self.n else 0
 
-    def chunk(self, index):
-        """(first game, number of games) of chunk ``index``."""
+    def chunk_range(self, index):
+        """(first unit, number of units) of chunk ``index``."""
         if not 0 <= index < self.n_chunks:
             raise IndexError(f"chunk {index} outside 0..{self.n_chunks - 1}")
-        start = index * self.chunk_games
-        return start, min(self.chunk_games, self.n_games - start)
+        start = index * self.chunk
+        return start, min(self.chunk, self.n - start)
 
-    def chunk_deals(self, index):
-        return self.chunk(index)[1] * self.deals_per_game
+    def chunk_units(self, index):
+        return self.chunk_range(index)[1]
+
+    def with_chunk_deals(self, chunk_deals):
+        return replace(self, chunk=_units_per_chunk(self.setup, chunk_deals))
+
+    def simulate(self, start, count, record=None):
+        return self.entry.simulate(self.setup, count, seed=self.seed, policies=self.policies,
+                                   start=start, threads=self.threads,
+                                   record=self.record if record is None else record,
+                                   worlds=self.worlds)
+
+    def empty_result(self):
+        """A result of no units: carries the run's metadata (:func:`metadata`)."""
+        return self.simulate(0, 0, record=False)
+
+    def metadata(self):
+        return self.entry.metadata(self.empty_result())
 
 
 @dataclass
 class ChunkOut:
-    """One finished chunk: its game range, the summary statistics (:func:`partials`) and,
-    by mode, the compact arrays (``result``) or the Parquet file's bytes (``data``)."""
+    """One finished chunk: its unit range, deals and rows, the summary sums
+    (``partials``) and, by mode, the Result (``result``) or Parquet bytes (``data``)."""
     index: int
-    game_start: int
-    games: int
+    start: int
+    units: int
     deals: int
     partials: dict
+    rows: int = 0
     result: object = None
     data: bytes | None = None
 
@@ -124,103 +142,22 @@ class ChunkOut:
 def compute_chunk(spec, index, mode="summary"):
     """Play chunk ``index`` of ``spec``. ``mode``: ``summary`` (statistics only),
     ``parquet`` (also the chunk as Parquet bytes, :func:`analyzer.stream.encode_chunk`)
-    or ``result`` (also the compact arrays). A pure function of its arguments: any
-    process on any machine returns the same."""
+    or ``result`` (also the Result). A pure function of its arguments: any process on any
+    machine returns the same."""
     if mode not in MODES:
         raise ValueError(f"unknown chunk mode {mode!r}")
-    start, count = spec.chunk(index)
+    start, count = spec.chunk_range(index)
     with _KERNEL_LOCK:
-        res = bb.simulate(spec.rules, count, seed=spec.seed, policies=spec.policies,
-                          threads=spec.threads, game_start=start,
-                          record=spec.record and mode == "result")
-        part = partials(res)
-        data = None
+        res = spec.simulate(start, count, record=spec.record and mode == "result")
+        part = spec.entry.partials(res)
+        data, rows = None, 0
         if mode == "parquet":
             from .stream import encode_chunk
-            data = encode_chunk(res, spec, index, part)
-    return ChunkOut(index=index, game_start=start, games=count, deals=res.n_deals,
-                    partials=part, result=res if mode == "result" else None, data=data)
+            data, rows = encode_chunk(res, spec, index, part)
+    return ChunkOut(index=index, start=start, units=count, deals=part["deals"],
+                    partials=part, rows=rows, result=res if mode == "result" else None,
+                    data=data)
 
-
-# ---------------------------------------------------------------- summary statistics
-
-def partials(result):
-    """The sufficient statistics of the run summary over one chunk (JSON-able): per
-    position the player-deal count and the sums of bids, tricks, scores and exact bids;
-    for whole games per seat the sums of totals, win shares and exact bids."""
-    from .summary import positions_of
-    d = result.deals
-    n = result.rules.players
-    pos = positions_of(d, n).ravel()
-    bids = d["bids"].astype(np.int64).ravel()
-    tricks = d["tricks"].astype(np.int64).ravel()
-    scores = d["scores"].astype(np.int64).ravel()
-
-    def per_pos(values):  # float64 sums of integers below 2**53 are exact
-        return [int(x) for x in np.bincount(pos, weights=values, minlength=n)]
-
-    p = {"deals": int(len(d["deal"])),
-         "n": [int(x) for x in np.bincount(pos, minlength=n)],
-         "bid": per_pos(bids), "tricks": per_pos(tricks), "score": per_pos(scores),
-         "exact": per_pos((bids == tricks).astype(np.int64))}
-    g = result.games
-    n_games = g["totals"].shape[0]
-    p["games"] = int(n_games)
-    if n_games:
-        winners = g["winners"]
-        share = winners / np.maximum(winners.sum(axis=1, keepdims=True), 1)
-        p["total"] = [int(x) for x in g["totals"].astype(np.int64).sum(axis=0)]
-        p["share"] = [float(x) for x in share.sum(axis=0)]
-        p["exact_bids"] = [int(x) for x in g["exact"].astype(np.int64).sum(axis=0)]
-    else:
-        p["total"] = [0] * n
-        p["share"] = [0.0] * n
-        p["exact_bids"] = [0] * n
-    return p
-
-
-class Summary:
-    """Adds up :func:`partials` of chunks; gives the same per-position and per-seat
-    summaries as :func:`analyzer.summary.by_position` / ``by_seat`` on the whole run."""
-    KEYS = ("n", "bid", "tricks", "score", "exact", "total", "share", "exact_bids")
-
-    def __init__(self, players):
-        self.players = players
-        self.deals = 0
-        self.games = 0
-        self.sums = {k: [0] * players for k in self.KEYS}
-        self.sums["share"] = [0.0] * players
-
-    def add(self, p):
-        self.deals += p["deals"]
-        self.games += p["games"]
-        for k in self.KEYS:
-            self.sums[k] = [a + b for a, b in zip(self.sums[k], p[k])]
-
-    def by_position(self):
-        s = self.sums
-        out = []
-        for q in range(self.players):
-            cnt = s["n"][q]
-            if cnt == 0:
-                out.append({"position": q, "mean_tricks": None, "exact_rate": None,
-                            "mean_score": None, "n": 0})
-                continue
-            out.append({"position": q, "mean_tricks": s["tricks"][q] / cnt,
-                        "exact_rate": s["exact"][q] / cnt, "mean_score": s["score"][q] / cnt,
-                        "mean_bid": s["bid"][q] / cnt, "n": cnt})
-        return out
-
-    def by_seat(self):
-        if self.games == 0:
-            return []
-        s, g = self.sums, self.games
-        return [{"seat": q, "policy": None, "mean_total": s["total"][q] / g,
-                 "win_rate": s["share"][q] / g, "mean_exact": s["exact_bids"][q] / g}
-                for q in range(self.players)]
-
-
-# ---------------------------------------------------------------- backends and driver
 
 class LocalBackend:
     """Plays the chunks one after the other in this process (numba threads inside)."""
@@ -237,25 +174,26 @@ class LocalBackend:
             yield compute_chunk(spec, i, mode)
 
 
-def progress_default(deals):
+def progress_default(units, setup=None):
+    deals = units * ((setup.deals_per_unit or _typical_deals(setup)) if setup else 1)
     return deals >= PROGRESS_MIN_DEALS and sys.stderr.isatty()
 
 
-def execute(spec, indices, mode, backend=None, progress=None, on_chunk=None, done_deals=0):
+def execute(spec, indices, mode, backend=None, progress=None, on_chunk=None, done_units=0):
     """Run chunks ``indices`` of ``spec`` on ``backend`` (default: local), calling
-    ``on_chunk(ChunkOut)`` in chunk order. The progress bar (tqdm on stderr: deals, rate,
-    ETA; ``None``: shown for long runs on a terminal) starts at ``done_deals``, the deals
-    of chunks saved earlier. Returns the number of deals played."""
+    ``on_chunk(ChunkOut)`` in chunk order. The progress bar (tqdm on stderr: units, rate,
+    ETA) starts at ``done_units``, the units of chunks saved earlier. Returns the number
+    of deals played."""
     indices = list(indices)
-    todo = sum(spec.chunk_deals(i) for i in indices)
+    todo = sum(spec.chunk_units(i) for i in indices)
     if progress is None:
-        progress = progress_default(todo)
+        progress = progress_default(todo, spec.setup)
     backend = backend if backend is not None else LocalBackend()
     bar = None
     if progress:
         from tqdm import tqdm
-        bar = tqdm(total=done_deals + todo, initial=done_deals, unit="deal", unit_scale=True,
-                   file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
+        bar = tqdm(total=done_units + todo, initial=done_units, unit=spec.unit,
+                   unit_scale=True, file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
     played = 0
     try:
         gen = backend.run(spec, indices, mode)
@@ -265,10 +203,183 @@ def execute(spec, indices, mode, backend=None, progress=None, on_chunk=None, don
                     on_chunk(out)
                 played += out.deals
                 if bar is not None:
-                    bar.update(out.deals)
+                    bar.update(out.units)
         finally:
             gen.close()
     finally:
         if bar is not None:
             bar.close()
     return played
+
+
+# ---------------------------------------------------------------- the whole job
+
+@dataclass
+class RunOutcome:
+    """What :func:`run` did: the summary payload, the deals played now, the seconds they
+    took, the in-memory Result (when asked), and the dataset state."""
+    summary: dict
+    played: int
+    seconds: float
+    result: object = None
+    resumed: int = 0
+    chunks: int = 0
+    rows: int = 0
+    extra: dict = field(default_factory=dict)
+
+
+def run(spec, out=None, resume=False, backend=None, progress=None, keep_result=False,
+        record_path=None, force=False):
+    """Play ``spec``: in memory (``keep_result``), to one Parquet file (``out`` ending in
+    ``.parquet``) or streamed to a dataset folder (any other ``out``; ``resume`` continues
+    an interrupted one); ``record_path`` writes the play record (JSON lines). ``backend``:
+    local (default) or :class:`analyzer.cluster.DaskBackend`. Returns :class:`RunOutcome`;
+    an interrupted streamed run raises KeyboardInterrupt after saving what finished."""
+    from .stream import is_dataset_path
+    entry = spec.entry
+    dataset = out is not None and is_dataset_path(out)
+    if resume and not dataset:
+        raise RunError("--resume continues a dataset folder: give it as --out DIR")
+    if dataset and (record_path or spec.record):
+        raise RunError("--record-play keeps every deal in memory; it cannot go with a "
+                       "dataset folder --out DIR")
+    in_memory = keep_result or (out is not None and not dataset) or record_path is not None
+    if record_path is not None and not spec.record:
+        spec = replace(spec, record=True)
+    backend = backend if backend is not None else LocalBackend()
+    summ = registry.Summary(entry, spec.setup)
+    results = []
+
+    def on_chunk(o):
+        summ.add(o.partials)
+        if ds is not None:
+            ds.write(o)
+        if in_memory:
+            results.append(o.result)
+
+    ds = None
+    outcome = RunOutcome(summary={}, played=0, seconds=0.0)
+    if dataset:
+        from . import stream
+        with stream.Dataset(out, spec, resume) as ds:
+            outcome.resumed = len(ds.saved)
+            for p in ds.summaries():
+                summ.add(p)
+            t0 = time.perf_counter()
+            with stream.interruptible():
+                try:
+                    if ds.missing:
+                        with backend:
+                            t0 = time.perf_counter()
+                            outcome.played = execute(spec, ds.missing, "parquet", backend,
+                                                     progress, on_chunk,
+                                                     done_units=ds.saved_units)
+                except KeyboardInterrupt as e:
+                    e.troef_dataset = ds.describe()
+                    raise
+            outcome.seconds = time.perf_counter() - t0
+            ds.finish()
+            outcome.chunks = spec.n_chunks
+            outcome.rows = sum(r["rows"] for r in ds.saved.values())
+    else:
+        mode = "result" if in_memory else "summary"
+        with backend:
+            t0 = time.perf_counter()
+            outcome.played = execute(spec, range(spec.n_chunks), mode, backend, progress,
+                                     on_chunk)
+            outcome.seconds = time.perf_counter() - t0
+    outcome.summary = summ.payload()
+    if in_memory:
+        result = entry.concat(results) if results else spec.empty_result()
+        if record_path:
+            from .records import write_jsonl
+            write_jsonl(entry.records(result), record_path, force=force)
+        if out is not None and not dataset:
+            from .storage import write_parquet
+            outcome.rows = write_parquet(result, out, force=force)
+        if keep_result:
+            outcome.result = result
+    return outcome
+
+
+def run_chunked(rules, n_games, seed=0, policies=None, threads=None, record=False,
+                progress=None, block_deals=BLOCK_DEALS):
+    """Boerenbridge: like :func:`fastsim.boerenbridge.simulate`, in blocks with an
+    optional progress bar (``None``: shown for long runs when stderr is a terminal)."""
+    from .games.boerenbridge import Setup
+    setup = Setup(rules, "deal" if len(rules.schedule) == 1 else "game")
+    spec = RunSpec("boerenbridge", setup, n_games, seed, policies, None, threads, record)
+    spec = spec.with_chunk_deals(block_deals)
+    return run(spec, progress=progress, keep_result=True).result
+
+
+def memory_limit():
+    """Bytes this process may use: the cgroup limit when there is one, else physical RAM
+    (None when neither can be read)."""
+    import os
+    for f in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            raw = open(f).read().strip()
+        except OSError:
+            continue
+        if raw.isdigit() and int(raw) < 1 << 60:
+            return int(raw)
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_run(spec, out=None, record_path=None, chunk_deals=None, progress=None,
+              scheduler=None, dask_workers=None, force=False):
+    """Validate a CLI run before any work starts and choose its chunking and backend:
+    returns (spec, backend). Every refusal is one line (:class:`RunError` et al.)."""
+    from fastsim.rng import check_seed
+    from .storage import check_output
+    from .stream import is_dataset_path
+    check_seed(spec.seed)
+    if isinstance(spec.n, bool) or not isinstance(spec.n, int) or spec.n < 1:
+        raise RunError(f"need at least one deal or game, got {spec.n}")
+    if spec.threads is not None and spec.threads < 1:
+        raise RunError(f"--threads must be at least 1, got {spec.threads}")
+    if not 1 <= spec.worlds <= 4096:
+        raise RunError(f"--worlds must be 1..4096, got {spec.worlds}")
+    per = spec.setup.deals_per_unit or _typical_deals(spec.setup)
+    if spec.n * per > MAX_DEALS:
+        raise RunError(f"at most {MAX_DEALS:,} deals in one run, got {spec.n * per:,}")
+    if chunk_deals is not None and chunk_deals < 1:
+        raise RunError(f"--chunk-deals must be at least 1, got {chunk_deals}")
+    if scheduler is not None and dask_workers is not None:
+        raise RunError("give --scheduler or --dask-workers, not both")
+    dataset = out is not None and is_dataset_path(out)
+    for path in ((out,) if out and not dataset else ()) + ((record_path,) if record_path else ()):
+        check_output(path, force)
+    in_memory = (out is not None and not dataset) or record_path is not None
+    if in_memory:
+        need = spec.n * per * (50 + 160 * spec.setup.players
+                               + (64 * spec.setup.players + 64 if record_path else 0))
+        limit = memory_limit()
+        if limit is not None and need > 0.8 * limit:
+            raise RunError(f"{out or record_path} would hold all {spec.n * per:,} deals in memory "
+                           f"(about {need / 2**30:,.1f} GiB, more than the "
+                           f"{limit / 2**30:,.1f} GiB this process may use); stream them to a "
+                           "dataset folder: --out DIR")
+    dask = scheduler is not None or dask_workers is not None
+    if dask:
+        from .cluster import DaskBackend, check_address, check_workers
+        if scheduler is not None:
+            check_address(scheduler)
+        else:
+            check_workers(dask_workers)
+        backend = DaskBackend(scheduler=scheduler, workers=dask_workers, game=spec.game)
+    else:
+        backend = LocalBackend()
+    if progress is None:
+        progress = progress_default(spec.n, spec.setup)
+    if chunk_deals is not None:
+        spec = spec.with_chunk_deals(chunk_deals)
+    elif dataset or dask:
+        spec = spec.with_chunk_deals(CHUNK_DEALS)
+    elif progress:
+        spec = spec.with_chunk_deals(BLOCK_DEALS)
+    return spec, backend

@@ -1,78 +1,83 @@
-"""Parquet storage of simulation results: the tidy table of :mod:`analyzer.frames`.
+"""Parquet storage of simulation results: the tidy table of the game's registry entry.
 
 Every dtype (including the categoricals) survives the round trip; the run's set-up (game,
 players, schedule, variants, seed, policies) travels in the file's metadata, so a report
-can say exactly what produced it.
+can say exactly what produced it. Files are written with page checksums, and reading
+checks them.
 """
 import json
 import os
-
-from fastsim.boerenbridge_schema import GAME, POLICY_NAMES
+import stat
 
 META_KEY = b"troef"
+MAX_META_BYTES = 1 << 20
+
+
+class OutputError(ValueError):
+    """An output path that troef will not write (one line)."""
 
 
 def run_metadata(result):
-    from fastsim import boonaken, bonken, klaverjassen
-    if isinstance(result, boonaken.Result):
-        from fastsim.boonaken_schema import POLICY_NAMES as ONAMES
-        r = result.rules
-        return {"game": "boonaken", "players": r.players, "preset": r.preset,
-                "first_dealer": r.first_dealer, "seed": result.seed,
-                "policies": [ONAMES[int(p)] for p in result.policies]}
-    if isinstance(result, klaverjassen.Result):
-        from fastsim.klaverjassen_schema import POLICY_NAMES as KNAMES
-        r = result.rules
-        return {"game": "klaverjassen", "players": 4, "boompje": result.boompje,
-                "fixed_trump": result.fixed_trump, "fixed_team": result.fixed_team,
-                "amsterdam": r.amsterdam, "undertrump_forced": r.undertrump_forced,
-                "all_100": r.all_100, "first_dealer": r.first_dealer, "variants": r.variants,
-                "seed": result.seed, "policies": [KNAMES[int(p)] for p in result.policies]}
-    if isinstance(result, bonken.Result):
-        from fastsim.bonken_schema import CONTRACTS, POLICY_NAMES as BNAMES
-        r = result.rules
-        return {
-            "game": "bonken",
-            "players": 4,
-            "plan": [CONTRACTS[c] if c >= 0 else "chosen" for c in result.plan],
-            "hearts_after_broken": r.hearts_after_broken,
-            "fixed_order": r.fixed_order,
-            "first_dealer": r.first_dealer,
-            "variants": r.variants,
-            "seed": result.seed,
-            "policies": [BNAMES[int(p)] for p in result.policies],
-        }
-    r = result.rules
-    return {
-        "game": GAME,
-        "players": r.players,
-        "schedule": list(r.schedule),
-        "notrump": list(r.notrump),
-        "scoring": r.scoring,
-        "bauer_bonus": r.bauer_bonus,
-        "dealer_rule": r.dealer_rule,
-        "blind_one_card": r.blind_one_card,
-        "two_player": r.two_player,
-        "first_dealer": r.first_dealer,
-        "variants": r.variants,
-        "seed": result.seed,
-        "policies": [POLICY_NAMES[int(p)] for p in result.policies],
-    }
+    """The set-up of a result of any game, as stored with its results."""
+    from .games import of_result
+    return of_result(result).metadata(result)
 
 
-def write_parquet(result, path):
+def check_output(path, force=False):
+    """Refuse to write over a special file, or over an existing file without ``force``;
+    the folder must exist (troef creates no folders for a file output)."""
+    path = os.fspath(path)
+    d = os.path.dirname(os.path.abspath(path)) or "."
+    if not os.path.isdir(d):
+        raise OutputError(f"cannot write {path}: folder {d} does not exist")
+    if not os.access(d, os.W_OK):
+        raise OutputError(f"cannot write {path}: folder {d} is not writable")
+    if os.path.lexists(path):
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise OutputError(f"will not write over {path}: it is not a regular file")
+        if not force:
+            raise OutputError(f"{path} exists; give --force to overwrite it")
+
+
+def write_parquet(result, path, force=False):
     """Write the tidy table atomically; returns the number of rows."""
     import pyarrow as pa
     import pyarrow.parquet as pq
-    from .frames import tidy
-    table = pa.Table.from_pandas(tidy(result), preserve_index=False)
+    from .games import of_result
+    check_output(path, force)
+    entry = of_result(result)
+    table = pa.Table.from_pandas(entry.tidy(result), preserve_index=False)
     meta = dict(table.schema.metadata or {})
-    meta[META_KEY] = json.dumps(run_metadata(result)).encode()
+    meta[META_KEY] = json.dumps(entry.metadata(result)).encode()
     table = table.replace_schema_metadata(meta)
     tmp = f"{path}.part"
-    pq.write_table(table, tmp)
-    os.replace(tmp, path)
+    try:
+        pq.write_table(table, tmp, write_page_checksum=True)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
     return table.num_rows
+
+
+def parse_metadata(raw, path):
+    """The troef metadata of a results file: a JSON object of bounded size naming a known
+    game, else a one-line ValueError naming the file."""
+    from .games import NAMES
+    if raw is None:
+        raise ValueError(f"{path} is not a troef results file (no troef metadata)")
+    if len(raw) > MAX_META_BYTES:
+        raise ValueError(f"{path}: troef metadata too large")
+    try:
+        meta = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ValueError(f"{path}: troef metadata is not valid JSON") from None
+    if not isinstance(meta, dict):
+        raise ValueError(f"{path}: troef metadata is not a JSON object")
+    if meta.get("game") not in NAMES:
+        raise ValueError(f"{path}: unknown game {str(meta.get('game'))[:40]!r} in its metadata")
+    return meta
 
 
 def read_parquet(path, columns=None):
@@ -81,8 +86,8 @@ def read_parquet(path, columns=None):
     if not os.path.exists(path):
         raise OSError(f"no such results file: {path}")
     try:
-        table = pq.read_table(path, columns=columns)
+        table = pq.read_table(path, columns=columns, page_checksum_verification=True)
     except Exception as e:  # pyarrow raises several types for a bad file
         raise ValueError(f"cannot read {path} as a troef results file: {str(e).splitlines()[0]}") from None
-    meta = json.loads((table.schema.metadata or {}).get(META_KEY, b"{}"))
+    meta = parse_metadata((table.schema.metadata or {}).get(META_KEY), path)
     return table.to_pandas(), meta

@@ -25,7 +25,6 @@ import re
 import signal
 import threading
 from contextlib import contextmanager
-from types import SimpleNamespace
 
 MANIFEST = "_manifest.json"
 LOCK = ".lock"
@@ -57,39 +56,66 @@ def part_name(index):
 
 
 def unit_of(setup):
-    return "deals" if setup["deals_per_game"] == 1 else "games"
+    """The plural of what a dataset counts: deals, games, boompjes or matches."""
+    return {"deal": "deals", "game": "games", "boompje": "boompjes",
+            "match": "matches"}.get(setup.get("unit"), "games")
 
 
 def setup_of(spec):
     """The run's set-up as stored in the manifest: everything that determines the results
-    (rules, variants, seed, policies, games) and the chunking; not threads or backend."""
-    from .storage import run_metadata
-    meta = run_metadata(SimpleNamespace(rules=spec.rules, seed=spec.seed,
-                                        policies=spec.policies))
-    meta.update({"n_games": spec.n_games, "deals_per_game": spec.deals_per_game,
-                 "total_deals": spec.total_deals, "chunk_games": spec.chunk_games,
-                 "chunks": spec.n_chunks})
+    (game, rules, variants, seed, policies, units), the chunking, and the code that made
+    them (troef version and source fingerprint); not threads or backend."""
+    meta = spec.metadata()
+    per = spec.setup.deals_per_unit
+    meta.update({"unit": spec.unit, "n_games": spec.n, "deals_per_game": per,
+                 "total_deals": spec.n * per if per else None, "chunk_games": spec.chunk,
+                 "chunks": spec.n_chunks, "worlds": int(spec.worlds)})
+    meta.update(code_identity())
     return json.loads(json.dumps(meta))  # as it reads back from JSON
+
+
+def code_identity():
+    """The troef version and a fingerprint of the engine's sources."""
+    from importlib import metadata as im
+    try:
+        version = im.version("troef")
+    except im.PackageNotFoundError:
+        version = "unknown"
+    return {"troef_version": version, "source": source_fingerprint()}
+
+
+def source_fingerprint():
+    """sha256 (16 hex digits) of every fastsim/ and analyzer/ source file."""
+    import hashlib
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for pkg in ("fastsim", "analyzer"):
+        for f in sorted((root / pkg).rglob("*.py")):
+            h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
 
 
 def encode_chunk(result, spec, index, partials):
     """One chunk's tidy table as Parquet bytes (run metadata and the chunk record in the
-    schema metadata). Deterministic: the same chunk gives the same bytes anywhere."""
+    schema metadata) and its row count. Deterministic: the same chunk gives the same
+    bytes anywhere."""
     import pyarrow as pa
     import pyarrow.parquet as pq
-    from .frames import tidy
-    from .storage import META_KEY, run_metadata
-    start, games = spec.chunk(index)
-    table = pa.Table.from_pandas(tidy(result), preserve_index=False)
+    from .storage import META_KEY
+    entry = spec.entry
+    start, units = spec.chunk_range(index)
+    table = pa.Table.from_pandas(entry.tidy(result), preserve_index=False)
     meta = dict(table.schema.metadata or {})
-    meta[META_KEY] = json.dumps(run_metadata(result)).encode()
-    meta[CHUNK_KEY] = json.dumps({"chunk": index, "game_start": start, "games": games,
-                                  "deals": result.n_deals, "rows": table.num_rows,
+    meta[META_KEY] = json.dumps(entry.metadata(result)).encode()
+    meta[CHUNK_KEY] = json.dumps({"chunk": index, "game_start": start, "games": units,
+                                  "deals": partials["deals"], "rows": table.num_rows,
                                   "summary": partials}).encode()
     table = table.replace_schema_metadata(meta)
     sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression=COMPRESSION, row_group_size=ROW_GROUP_ROWS)
-    return sink.getvalue().to_pybytes()
+    pq.write_table(table, sink, compression=COMPRESSION, row_group_size=ROW_GROUP_ROWS,
+                   write_page_checksum=True)
+    return sink.getvalue().to_pybytes(), table.num_rows
 
 
 def _write_atomic(path, data, fsync=True):
@@ -146,7 +172,9 @@ def chunk_record(file):
 
 
 def _differences(old, new):
-    names = {"seed": "seed", "players": "players", "schedule": "schedule (hand size)",
+    names = {"source": "other troef code (source fingerprint)",
+             "troef_version": "another troef version", "game": "game",
+             "seed": "seed", "players": "players", "schedule": "schedule (hand size)",
              "policies": "policies", "n_games": "number of deals/games",
              "chunk_games": "chunk size (games per chunk)", "variants": "variants"}
     for k in list(names) + sorted(set(old) | set(new)):
@@ -257,7 +285,7 @@ class Dataset:
                 raise DatasetError(f"{f} is damaged ({str(e).splitlines()[0]}); delete it "
                                    "and --resume again") from None
             ok = (rec is not None and i < self.spec.n_chunks and rec.get("chunk") == i
-                  and [rec.get("game_start"), rec.get("games")] == list(self.spec.chunk(i))
+                  and [rec.get("game_start"), rec.get("games")] == list(self.spec.chunk_range(i))
                   and rec.get("rows") == rows)
             if not ok:
                 raise DatasetError(f"{f} does not belong to this run; delete it and "
@@ -280,7 +308,7 @@ class Dataset:
         return sum(r["deals"] for r in self.saved.values())
 
     @property
-    def saved_games(self):
+    def saved_units(self):
         return sum(r["games"] for r in self.saved.values())
 
     def summaries(self):
@@ -292,10 +320,9 @@ class Dataset:
             raise ValueError("chunk has no Parquet data")
         with _SIGNALS.critical():
             _write_atomic(os.path.join(self.path, part_name(out.index)), out.data)
-            self.saved[out.index] = {"chunk": out.index, "game_start": out.game_start,
-                                     "games": out.games, "deals": out.deals,
-                                     "rows": out.deals * self.spec.rules.players,
-                                     "summary": out.partials}
+            self.saved[out.index] = {"chunk": out.index, "game_start": out.start,
+                                     "games": out.units, "deals": out.deals,
+                                     "rows": out.rows, "summary": out.partials}
 
     def finish(self):
         if not self.missing:
@@ -303,11 +330,8 @@ class Dataset:
 
     def describe(self):
         s = self.spec
-        unit = unit_of(self.setup)
-        done = self.saved_deals if unit == "deals" else self.saved_games
-        total = s.total_deals if unit == "deals" else s.n_games
-        return (f"saved {len(self.saved)} of {s.n_chunks} chunks ({done:,} of {total:,} "
-                f"{unit}) in {self.path}")
+        return (f"saved {len(self.saved)} of {s.n_chunks} chunks ({self.saved_units:,} of "
+                f"{s.n:,} {unit_of(self.setup)}) in {self.path}")
 
     def close(self):
         if self._lock is not None:

@@ -13,81 +13,48 @@ import numpy as np
 from fastsim.common import RulesError
 from .stats_core import Z95
 
-GAMES = ("boerenbridge", "bonken", "klaverjassen", "boonaken")
-POLICIES = {"boerenbridge": ("random", "heuristic", "pimc"),
-            "bonken": ("random", "heuristic", "pimc"),
-            "klaverjassen": ("random", "heuristic", "pimc"),
-            "boonaken": ("random", "heuristic", "pimc")}
+from . import games as registry
 
 
-def _runner(game, n_units, whole_games, seed, variants, players, hand_size, preset, worlds,
-            threads):
-    """A function seat→policy names → (units, seats) score matrix, and the seat count."""
-    if game == "boerenbridge":
-        from fastsim import boerenbridge as bb
-        rules = bb.build_rules(players=players, hand_size=None if whole_games else (hand_size or 8),
-                               variants=variants, first_dealer=0)
-
-        def run(names):
-            pols = bb.parse_seat_policies(rules.players, "heuristic",
-                                          [f"{s}={p}" for s, p in enumerate(names)])
-            r = bb.simulate(rules, n_units, seed=seed, policies=pols, threads=threads, worlds=worlds)
-            return (r.games["totals"] if whole_games else r.deals["scores"]).astype(np.float64)
-        return run, rules.players, "game" if whole_games else "deal"
-    if game == "bonken":
-        from fastsim import bonken as bk
-        rules = bk.build_rules(variants)
-
-        def run(names):
-            pols = bk.parse_seat_policies("heuristic", [f"{s}={p}" for s, p in enumerate(names)])
-            r = bk.simulate(rules, n_units, seed=seed, policies=pols, threads=threads,
-                            worlds=worlds)
-            return r.games["totals"].astype(np.float64)
-        return run, 4, "game"
-    if game == "klaverjassen":
-        from fastsim import klaverjassen as kj
-        rules = kj.build_rules(variants)
-
-        def run(names):
-            pols = kj.parse_seat_policies("heuristic", [f"{s}={p}" for s, p in enumerate(names)])
-            r = kj.simulate(rules, n_units, seed=seed, policies=pols, boompje=whole_games,
-                            threads=threads, worlds=worlds)
-            if whole_games:
-                t = r.games["totals"].astype(np.float64)
-            else:
-                t = r.deals["team_scores"].astype(np.float64)
-            return t[:, [0, 1, 0, 1]]
-        return run, 4, "boompje" if whole_games else "deal"
-    from fastsim import boonaken as bo
-    rules = bo.build_rules(players or 4, preset)
+def _runner(entry, n_units, whole_games, seed, options, worlds, threads):
+    """A function seat→policy names → (units, seats) score matrix, the seat count and
+    the unit."""
+    setup = entry.tournament_setup(whole_games, **options)
 
     def run(names):
-        pols = bo.parse_seat_policies(rules.players, "heuristic",
-                                      [f"{s}={p}" for s, p in enumerate(names)])
-        r = bo.simulate(rules, n_units, seed=seed, policies=pols, threads=threads, worlds=worlds)
-        res = r.deals["result"]
-        return np.where(res < 0, 0, np.where(res == 1, 1, -1)).astype(np.float64)
-    return run, rules.players, "deal"
+        pols = entry.parse_policies(setup, "heuristic", [f"{s}={p}" for s, p in enumerate(names)])
+        r = entry.simulate(setup, n_units, seed=seed, policies=pols, threads=threads,
+                           worlds=worlds)
+        return entry.seat_scores(r, whole_games)
+    return run, setup.players, setup.unit
 
 
-def tournament(game, policies, n=1000, whole_games=False, seed=0, variants=(), players=None,
-               hand_size=None, preset="seed", worlds=None, threads=None):
-    if game not in GAMES:
-        raise RulesError(f"unknown game {game!r}")
+def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), players=None,
+               hand_size=None, preset=None, worlds=None, threads=None):
+    entry = registry.get(game)
+    options = {"players": players, "hand_size": hand_size, "preset": preset,
+               "variant": tuple(variants) or None}
+    registry.check_options(entry, options)
+    options = {k: v for k, v in options.items() if v is not None}
     names = [p.strip().lower() for p in (policies.split(",") if isinstance(policies, str) else policies)]
     if len(names) < 2 or len(set(names)) != len(names):
         raise RulesError("give at least two different policies, e.g. heuristic,random")
     for p in names:
-        if p not in POLICIES[game]:
+        if p not in entry.POLICIES:
             raise RulesError(f"policy {p!r} is not available for {game}; "
-                             f"known: {', '.join(POLICIES[game])}")
+                             f"known: {', '.join(entry.POLICIES)}")
+    if n is None:
+        n = entry.TOURNAMENT_DEFAULT.get("game" if whole_games else "deal",
+                                         min(entry.TOURNAMENT_DEFAULT.values()))
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise RulesError(f"need at least one deal or game, got {n!r}")
     if worlds is None:
         from fastsim.boerenbridge_schema import PIMC_WORLDS
         worlds = PIMC_WORLDS
-    run, seats, unit = _runner(game, n, whole_games, seed, variants, players, hand_size, preset,
-                               worlds, threads)
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) \
+            or not 1 <= worlds <= 4096:
+        raise RulesError(f"--worlds must be 1..4096, got {worlds!r}")
+    run, seats, unit = _runner(entry, n, whole_games, seed, options, worlds, threads)
     k = len(names)
 
     def duplicate(group):
@@ -108,7 +75,7 @@ def tournament(game, policies, n=1000, whole_games=False, seed=0, variants=(), p
 
     pairs = []
     rows = []
-    if game == "klaverjassen" and k > 2:
+    if getattr(entry, "TEAM_GAME", False) and k > 2:
         # a team game: partners share a score, so three policies at one table would compare
         # partnerships, not policies. Every pair plays its own duplicate match instead, the
         # two policies as the two teams.
@@ -137,3 +104,17 @@ def tournament(game, policies, n=1000, whole_games=False, seed=0, variants=(), p
     return {"game": game, "unit": unit, "units": n, "seatings": seats, "seed": seed,
             "policies": rows, "pairs": pairs, "variants": list(variants),
             "worlds": worlds if "pimc" in names else None}
+
+
+def render(r):
+    """A tournament's result as text lines."""
+    lines = [f"{r['game']} duplicate tournament: {r['units']:,} {r['unit']}s x {r['seatings']} "
+             f"seatings, seed {r['seed']}" + (f", pimc worlds {r['worlds']}" if r["worlds"] else ""),
+             "", f"policy       mean score per {r['unit']}   95% interval"]
+    for p in r["policies"]:
+        lines.append(f"{p['policy']:<12} {p['mean_score']:>20.2f}   [{p['ci'][0]:.2f}, {p['ci'][1]:.2f}]")
+    lines.append("")
+    for d in r["pairs"]:
+        lines.append(f"{d['a']} - {d['b']}: {d['difference']:+.2f} [{d['ci'][0]:+.2f}, "
+                     f"{d['ci'][1]:+.2f}]" + ("" if d["significant"] else "  (not significant)"))
+    return lines

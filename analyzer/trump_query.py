@@ -124,3 +124,22 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
             "variants": dict(rules.variants), "seed": seed, "samples": m,
             "drawn": drawn, "acceptance_rate": accepted / drawn,
             "recommended": best["option"], "options": rows}
+
+
+def render(r, position, seed):
+    """The trump query's answer as text lines."""
+    lines = []
+    lines.append(f"Klaverjassen, position {position}{' (forced call)' if r['forced'] else ''}: "
+               f"{' '.join(r['hand'])}")
+    lines.append(f"{r['samples']:,} sampled deals ({r['acceptance_rate']:.1%} of {r['drawn']:,} drawn fit "
+               f"the passes), {r['label']}, seed {seed}")
+    lines.append("")
+    lines.append("option  margin (us - them)  95% interval         P(nat)   P(pit)   we play")
+    for o in r["options"]:
+        lo, hi = o["expected_margin_ci"]
+        mark = "  <- recommended" if o["option"] == r["recommended"] else ""
+        lines.append(f"{o['option']:<7} {o['expected_margin']:>18.1f}  [{lo:7.1f}, {hi:7.1f}]  "
+                   f"{o['p_nat']:>7.1%}  {o['p_pit']:>7.1%}  {o['p_we_play']:>7.0%}{mark}")
+    lines.append("")
+    lines.append(f"recommended: {r['recommended']}")
+    return lines

@@ -22,6 +22,8 @@ class Result:
     seed: int
     deals: dict
     play: dict | None = None
+    start: int = 0        # global index of the first deal
+
 
     @property
     def n_deals(self):
@@ -34,6 +36,7 @@ class MatchResult:
     policies: np.ndarray
     seed: int
     matches: dict
+    start: int = 0        # global index of the first match
 
 
 def _check(rules, policies, n):
@@ -78,7 +81,7 @@ def simulate(rules, n_deals, seed=0, policies=None, threads=None, chunk=None, st
                         record, play["auction"], play["cards"], play["leader"],
                         play["winner"], play["draws"], play["deck"])
     return Result(rules=rules, policies=policies, seed=int(seed), deals=d,
-                  play=play if record else None)
+                  play=play if record else None, start=int(start))
 
 
 def simulate_matches(rules, n_matches, seed=0, policies=None, threads=None, chunk=None, start=0,
@@ -100,7 +103,8 @@ def simulate_matches(rules, n_matches, seed=0, policies=None, threads=None, chun
         nb.run_matches_nb(seed_u, n, rules.preset_id, rules.first_dealer, policies,
                           np.int64(worlds), np.int64(start), np.int64(n_matches), np.int64(chunk), m["deals"],
                           m["winner"], m["status"], m["plus"], m["walk"], m["first_dealer"])
-    return MatchResult(rules=rules, policies=policies, seed=int(seed), matches=m)
+    return MatchResult(rules=rules, policies=policies, seed=int(seed), matches=m,
+                       start=int(start))
 
 
 __all__ = ["Result", "MatchResult", "simulate", "simulate_matches", "build_rules",

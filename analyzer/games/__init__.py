@@ -1,0 +1,117 @@
+"""The game registry: one entry per game, and the only place that picks a game by name.
+
+Every game is one module of this package (``analyzer/games/<name>.py``) that provides the
+same interface, so the run API, storage, statistics, reports, tournaments and the CLI are
+written once for all four games:
+
+============================  ==========================================================
+``NAME``, ``TITLE``           registry name and display name
+``POLICIES``                  the built-in policy names
+``OPTIONS``                   the set-up options the game takes (``players``, ``variant``…)
+``UNITS``                     what a run can count: ``{"deals": unit, "games": unit}``
+``make_setup(**options)``     a validated :class:`Setup` (rules plus the run's shape)
+``parse_policies(setup, policy, seat_policy)``  per-seat policy codes
+``simulate(setup, n, seed, policies, start, threads, record, worlds)``  the compiled
+                              engine on units ``[start, start + n)``; returns its Result
+``tidy(result)``              one row per deal (or match) and seat, as a DataFrame
+``metadata(result)``          the run's set-up as stored with results files
+``records(result)``           the recorded play, one JSON-able dict per deal
+``partials(result)``          summary sums of one chunk (integers only, JSON-able)
+``summarize(sums, setup)``    the run summary from the added-up partials
+``render(payload)``           the summary as text lines
+``seat_scores(result, whole)``  (units, seats) scores for duplicate tournaments
+``STATS``, ``stats(df, …)``   statistics of results files, with 95% intervals
+============================  ==========================================================
+
+The table :data:`GAMES` is fixed: no module name is ever computed from input.
+"""
+import importlib
+
+GAMES = {
+    "boerenbridge": "analyzer.games.boerenbridge",
+    "klaverjassen": "analyzer.games.klaverjassen",
+    "bonken": "analyzer.games.bonken",
+    "boonaken": "analyzer.games.boonaken",
+}
+NAMES = tuple(GAMES)
+# the engine module of every game's Result classes (fastsim.<name>) → registry name
+_ENGINES = {"fastsim.boerenbridge": "boerenbridge", "fastsim.klaverjassen": "klaverjassen",
+            "fastsim.bonken": "bonken", "fastsim.boonaken": "boonaken"}
+
+
+class UnknownGame(ValueError):
+    """A game name that is not in the registry (one line)."""
+
+
+def get(name):
+    """The registry entry (module) of game ``name``."""
+    if not isinstance(name, str) or name not in GAMES:
+        raise UnknownGame(f"unknown game {name!r}; known: {', '.join(NAMES)}")
+    return importlib.import_module(GAMES[name])
+
+
+def of_result(result):
+    """The registry entry of a simulation result of any game."""
+    name = _ENGINES.get(type(result).__module__)
+    if name is None:
+        raise TypeError(f"not a troef simulation result: {type(result).__name__}")
+    return get(name)
+
+
+def merge(a, b):
+    """Add two partials (nested dicts / lists of numbers) element by element."""
+    if isinstance(a, dict):
+        return {k: merge(a[k], b[k]) if k in a else b[k] for k in {**a, **b}} if b else dict(a)
+    if isinstance(a, list):
+        return [merge(x, y) for x, y in zip(a, b)]
+    return a + b
+
+
+class Summary:
+    """Adds up the :func:`partials` of chunks; :meth:`payload` is the run summary, equal
+    to the game's ``summarize(partials(whole result))``."""
+
+    def __init__(self, game, setup):
+        self.game = get(game) if isinstance(game, str) else game
+        self.setup = setup
+        self.sums = None
+
+    def add(self, p):
+        self.sums = p if self.sums is None else merge(self.sums, p)
+
+    @property
+    def deals(self):
+        return 0 if self.sums is None else self.sums["deals"]
+
+    def payload(self):
+        return self.game.summarize(self.sums if self.sums is not None
+                                   else self.game.empty_partials(self.setup), self.setup)
+
+
+def check_options(game, given):
+    """Refuse options that do not apply to ``game`` (``given``: {option: value or None})."""
+    entry = get(game) if isinstance(game, str) else game
+    for name, value in given.items():
+        if value not in (None, (), []) and name not in entry.OPTIONS:
+            raise entry.RulesError(f"--{name.replace('_', '-')} does not apply to "
+                                   f"{entry.NAME}")
+
+
+def win_share(counts):
+    """Exact mean win shares from per-seat counts by number of co-winners:
+    ``counts[k-1][s]`` games that seat ``s`` won with ``k`` winners in all."""
+    from fractions import Fraction
+    seats = len(counts[0]) if counts else 0
+    return [sum((Fraction(c[s], k + 1) for k, c in enumerate(counts)), Fraction(0))
+            for s in range(seats)]
+
+
+def share_counts(winners):
+    """Per-seat counts by number of co-winners (see :func:`win_share`) of a (games, seats)
+    boolean winners matrix; integers, so chunk sums are exact."""
+    import numpy as np
+    w = np.asarray(winners, dtype=bool)
+    k = w.sum(axis=1)
+    seats = w.shape[1]
+    return [[int(x) for x in w[k == j].sum(axis=0)] if (k == j).any() else [0] * seats
+            for j in range(1, seats + 1)]

@@ -1,0 +1,252 @@
+"""Boerenbridge in the registry: set-up, run, tidy frame, metadata, records, summary.
+
+Rules: docs/rules.md (Boerenbridge); engine: :mod:`fastsim.boerenbridge`.
+"""
+import numpy as np
+
+from fastsim import boerenbridge as bb
+from fastsim.boerenbridge_schema import GAME, PIMC_WORLDS, POLICIES as _POLICIES, POLICY_NAMES, RulesError
+
+NAME = GAME
+TITLE = "Boerenbridge"
+POLICIES = tuple(_POLICIES)
+OPTIONS = {"players", "hand_size", "schedule", "variant", "dealer"}
+UNITS = {"deals": "deal", "games": "game"}
+DEFAULT_COUNT = {"deal": 100_000, "game": 1000}
+TOURNAMENT_DEFAULT = {"deal": 2000, "game": 200}
+SCORE_UNIT = "points"
+STREAMS = True
+
+
+class Setup:
+    """The rules plus the run's shape: independent deals (``--hand-size``) or whole games."""
+
+    def __init__(self, rules, unit):
+        self.rules = rules
+        self.unit = unit
+
+    @property
+    def players(self):
+        return self.rules.players
+
+    @property
+    def deals_per_unit(self):
+        return len(self.rules.schedule)
+
+    def __eq__(self, other):
+        return isinstance(other, Setup) and (self.rules, self.unit) == (other.rules, other.unit)
+
+    def __reduce__(self):
+        return (Setup, (self.rules, self.unit))
+
+
+def make_setup(unit="deal", players=None, hand_size=None, schedule=None, variant=(), dealer=0):
+    if unit == "deal":
+        if schedule is not None:
+            raise RulesError("--schedule plays whole games; use --games")
+        rules = bb.build_rules(players=players, hand_size=8 if hand_size is None else hand_size,
+                               variants=variant, first_dealer=dealer)
+    else:
+        if hand_size is not None:
+            raise RulesError("--games plays whole games; with --hand-size use --deals")
+        rules = bb.build_rules(players=players, schedule=schedule, variants=variant,
+                               first_dealer=dealer)
+    return Setup(rules, unit)
+
+
+def resolve(deals, games, options):
+    """The CLI's counting rule: ``--hand-size`` gives independent deals, else whole games."""
+    if options.get("hand_size") is not None:
+        if games is not None:
+            raise RulesError("--games plays whole games; with --hand-size use --deals")
+        return make_setup("deal", **options), DEFAULT_COUNT["deal"] if deals is None else deals
+    if deals is not None:
+        raise RulesError("--deals needs --hand-size; whole games use --games")
+    return make_setup("game", **options), DEFAULT_COUNT["game"] if games is None else games
+
+
+def parse_policies(setup, policy="heuristic", seat_policy=()):
+    return bb.parse_seat_policies(setup.players, policy, seat_policy)
+
+
+def policy_names(policies):
+    return [POLICY_NAMES[int(p)] for p in policies]
+
+
+def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=False,
+             worlds=PIMC_WORLDS):
+    return bb.simulate(setup.rules, n, seed=seed, policies=policies, threads=threads,
+                       game_start=start, record=record, worlds=worlds)
+
+
+def concat(results):
+    first = results[0]
+    if len(results) == 1:
+        return first
+    cat = lambda name: {k: np.concatenate([getattr(r, name)[k] for r in results])  # noqa: E731
+                        for k in getattr(first, name)}
+    return bb.Result(rules=first.rules, policies=first.policies, seed=first.seed,
+                     deals=cat("deals"), games=cat("games"),
+                     play=cat("play") if first.play is not None else None)
+
+
+def tidy(result):
+    from ..frames import tidy_boerenbridge
+    return tidy_boerenbridge(result)
+
+
+def metadata(result):
+    r = result.rules
+    return {"game": GAME, "players": r.players, "schedule": list(r.schedule),
+            "notrump": list(r.notrump), "scoring": r.scoring, "bauer_bonus": r.bauer_bonus,
+            "dealer_rule": r.dealer_rule, "blind_one_card": r.blind_one_card,
+            "two_player": r.two_player, "first_dealer": r.first_dealer,
+            "variants": r.variants, "seed": result.seed,
+            "policies": policy_names(result.policies)}
+
+
+def records(result, notation="en"):
+    from ..records import deal_records
+    return deal_records(result, notation=notation)
+
+
+# ---------------------------------------------------------------- summary
+
+def partials(result):
+    """Per position the player-deal count and the sums of bids, tricks, scores and exact
+    bids; for whole games per seat the sums of totals and exact bids, and the win counts
+    by number of co-winners (exact win shares)."""
+    from ..summary import positions_of
+    d = result.deals
+    n = result.rules.players
+    pos = positions_of(d, n).ravel()
+    bids = d["bids"].astype(np.int64).ravel()
+    tricks = d["tricks"].astype(np.int64).ravel()
+
+    def per_pos(values):
+        return [int(x) for x in np.bincount(pos, weights=values, minlength=n).astype(np.int64)]
+
+    p = {"deals": int(len(d["deal"])), "n": [int(x) for x in np.bincount(pos, minlength=n)],
+         "bid": per_pos(bids), "tricks": per_pos(tricks),
+         "score": per_pos(d["scores"].astype(np.int64).ravel()),
+         "exact": per_pos((bids == tricks).astype(np.int64))}
+    g = result.games
+    p["games"] = int(g["totals"].shape[0])
+    from . import share_counts
+    p["total"] = [int(x) for x in g["totals"].astype(np.int64).sum(axis=0)] if p["games"] \
+        else [0] * n
+    p["exact_bids"] = [int(x) for x in g["exact"].astype(np.int64).sum(axis=0)] if p["games"] \
+        else [0] * n
+    p["wins"] = share_counts(g["winners"]) if p["games"] else [[0] * n for _ in range(n)]
+    return p
+
+
+def empty_partials(setup):
+    n = setup.players
+    z = [0] * n
+    return {"deals": 0, "games": 0, "n": z, "bid": z, "tricks": z, "score": z, "exact": z,
+            "total": z, "exact_bids": z, "wins": [z] * n}
+
+
+def summarize(s, setup):
+    from . import win_share
+    n = setup.players
+    positions = []
+    for q in range(n):
+        cnt = s["n"][q]
+        if cnt == 0:
+            positions.append({"position": q, "mean_tricks": None, "exact_rate": None,
+                              "mean_score": None, "mean_bid": None, "n": 0})
+            continue
+        positions.append({"position": q, "mean_tricks": s["tricks"][q] / cnt,
+                          "exact_rate": s["exact"][q] / cnt, "mean_score": s["score"][q] / cnt,
+                          "mean_bid": s["bid"][q] / cnt, "n": cnt})
+    out = {"game": GAME, "players": n, "deals": s["deals"], "positions": positions}
+    if setup.unit == "game":
+        g = s["games"]
+        share = win_share(s["wins"])
+        out["games"] = g
+        out["schedule"] = list(setup.rules.schedule)
+        out["seats"] = [{"seat": q, "mean_total": s["total"][q] / g if g else None,
+                         "win_rate": float(share[q] / g) if g else None,
+                         "mean_exact": s["exact_bids"][q] / g if g else None}
+                        for q in range(n)]
+    else:
+        out["hand_size"] = setup.rules.schedule[0]
+    out["scoring"] = setup.rules.scoring
+    return out
+
+
+def describe(setup, n):
+    r = setup.rules
+    what = (f"{n:,} games of {len(r.schedule)} deals (schedule {'-'.join(map(str, r.schedule))})"
+            if setup.unit == "game" else f"{n:,} deals of {r.schedule[0]} cards")
+    return f"{TITLE}, {r.players} players: {what}"
+
+
+def render(p):
+    lines = ["position             mean bid  mean tricks  exact-bid rate  mean score"]
+    n = p["players"]
+    for q in p["positions"]:
+        if not q["n"]:
+            continue
+        label = f"{q['position']}" + (" (leads first)" if q["position"] == 0 else
+                                      " (dealer)" if q["position"] == n - 1 else "")
+        lines.append(f"{label:<20} {q['mean_bid']:>8.3f}  {q['mean_tricks']:>11.3f}  "
+                     f"{q['exact_rate']:>14.1%}  {q['mean_score']:>10.2f}")
+    if p.get("seats") and p["games"]:
+        lines += ["", "seat  policy     mean total  win share  mean exact bids"]
+        for s in p["seats"]:
+            lines.append(f"{s['seat']:<5} {s['policy']:<10} {s['mean_total']:>10.1f}  "
+                         f"{s['win_rate']:>9.1%}  {s['mean_exact']:>15.2f}")
+    return lines
+
+
+# ---------------------------------------------------------------- tournaments, statistics
+
+def seat_scores(result, whole):
+    return (result.games["totals"] if whole else result.deals["scores"]).astype(np.float64)
+
+
+def tournament_setup(whole, players=None, hand_size=None, variant=()):
+    return make_setup("game" if whole else "deal", players=players,
+                      hand_size=None if whole else (hand_size or 8), variant=variant)
+
+
+def _stats_module():
+    from .. import stats
+    return stats
+
+
+STATS = ("exact", "calibration", "tricks", "score", "dealer", "compare")
+DEFAULT_FEATURE = "trump_count"
+
+
+def stats(df, which, by, feature):
+    mod = _stats_module()
+    if feature is None:
+        feature = DEFAULT_FEATURE
+    if feature not in df.columns:
+        raise ValueError(f"unknown feature {feature!r}")
+    return mod.all_stats(df, by, which or STATS, feature)
+
+
+REPORT = "reports.boerenbridge"
+
+
+def tiny_setup():
+    """A small set-up for warming the kernels (Dask workers, `make setup`)."""
+    return make_setup("deal")
+
+
+# the CLI options of `troef simulate boerenbridge` beyond the shared ones
+CLI_OPTIONS = [
+    (("--players",), dict(type=int, default=None, help="3-7 (2 with --variant two_player); default 4.")),
+    (("--hand-size",), dict(type=int, default=None, help="Independent deals of this many cards (else whole games).")),
+    (("--schedule",), dict(default=None, help="Whole games: standard, short or a list like 1,2,3,2,1.")),
+    (("--variant",), dict(multiple=True, metavar="NAME[=VALUE]", help="Rule variant (repeatable), see docs/rules.md.")),
+]
+GAMES_OPTION = ("--games",)
+
+STREAM_STATS = True
+STATS_BY = True

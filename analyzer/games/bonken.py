@@ -1,0 +1,238 @@
+"""Bonken in the registry: set-up, run, tidy frame, metadata, records, summary.
+
+Rules: docs/rules.md (Bonken); engine: :mod:`fastsim.bonken`.
+"""
+import numpy as np
+
+from fastsim import bonken as bk
+from fastsim.bonken_schema import (CONTRACTS, DOMINO, PIMC_WORLDS, POLICIES as _POLICIES,
+                                   POLICY_NAMES, ROUNDS, RulesError, contract_id)
+
+NAME = "bonken"
+TITLE = "Bonken"
+POLICIES = tuple(_POLICIES)
+OPTIONS = {"contract", "variant", "dealer"}
+UNITS = {"deals": "deal", "games": "game"}
+DEFAULT_COUNT = {"deal": 100_000, "game": 1000}
+TOURNAMENT_DEFAULT = {"deal": 200, "game": 200}
+STREAMS = True
+PLAYERS = 4
+
+
+class Setup:
+    """The rules plus the run's shape: rounds of one contract, or whole 11-round games."""
+
+    def __init__(self, rules, contract=None):
+        self.rules = rules
+        self.contract = contract          # contract id, None = whole games
+        self.unit = "game" if contract is None else "deal"
+
+    players = PLAYERS
+
+    @property
+    def plan(self):
+        return bk.game_plan(self.rules) if self.contract is None else (self.contract,)
+
+    @property
+    def deals_per_unit(self):
+        return len(self.plan)
+
+    def __eq__(self, other):
+        return isinstance(other, Setup) and (self.rules, self.contract) == (other.rules,
+                                                                            other.contract)
+
+    def __reduce__(self):
+        return (Setup, (self.rules, self.contract))
+
+
+def make_setup(unit="game", contract=None, variant=(), dealer=0):
+    rules = bk.build_rules(variant, first_dealer=dealer)
+    if unit == "deal":
+        if contract is None:
+            raise RulesError("single rounds need --contract; whole games use --games")
+        return Setup(rules, contract_id(contract))
+    if contract is not None:
+        raise RulesError("--games plays whole games; with --contract use --deals")
+    return Setup(rules, None)
+
+
+def resolve(deals, games, options):
+    if options.get("contract") is not None:
+        if games is not None:
+            raise RulesError("--games plays whole games; with --contract use --deals")
+        return make_setup("deal", **options), DEFAULT_COUNT["deal"] if deals is None else deals
+    if deals is not None:
+        raise RulesError("--deals needs --contract; whole games use --games")
+    return make_setup("game", **options), DEFAULT_COUNT["game"] if games is None else games
+
+
+def parse_policies(setup, policy="heuristic", seat_policy=()):
+    return bk.parse_seat_policies(policy, seat_policy)
+
+
+def policy_names(policies):
+    return [POLICY_NAMES[int(p)] for p in policies]
+
+
+def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=False,
+             worlds=PIMC_WORLDS):
+    return bk.simulate(setup.rules, n, seed=seed, policies=policies, contract=setup.contract,
+                       threads=threads, game_start=start, record=record, worlds=worlds)
+
+
+def concat(results):
+    first = results[0]
+    if len(results) == 1:
+        return first
+    cat = lambda name: {k: np.concatenate([getattr(r, name)[k] for r in results])  # noqa: E731
+                        for k in getattr(first, name)}
+    return bk.Result(rules=first.rules, policies=first.policies, seed=first.seed,
+                     plan=first.plan, deals=cat("deals"), games=cat("games"),
+                     play=cat("play") if first.play is not None else None)
+
+
+def tidy(result):
+    from ..frames import tidy_bonken
+    return tidy_bonken(result)
+
+
+def metadata(result):
+    r = result.rules
+    return {"game": NAME, "players": PLAYERS,
+            "plan": [CONTRACTS[c] if c >= 0 else "chosen" for c in result.plan],
+            "hearts_after_broken": r.hearts_after_broken, "fixed_order": r.fixed_order,
+            "first_dealer": r.first_dealer, "variants": r.variants, "seed": result.seed,
+            "policies": policy_names(result.policies)}
+
+
+def records(result, notation="en"):
+    from ..records import bonken_records
+    return bonken_records(result, notation=notation)
+
+
+# ---------------------------------------------------------------- summary
+
+def partials(result):
+    """Per contract and position: rounds, score and trick sums, Domino losers; per seat
+    the game totals and win counts by number of co-winners."""
+    from ..summary import positions_of
+    from . import share_counts
+    d = result.deals
+    pos = positions_of(d, PLAYERS)
+    C = len(CONTRACTS)
+    p = {"deals": int(len(d["deal"])), "rounds": [0] * C,
+         "score": [[0] * PLAYERS for _ in range(C)], "tricks": [[0] * PLAYERS for _ in range(C)],
+         "losers": [0] * PLAYERS}
+    con = d["contract"].astype(np.int64)
+    p["rounds"] = [int(x) for x in np.bincount(con, minlength=C)]
+    for q in range(PLAYERS):
+        m = pos == q
+        rows_c = np.broadcast_to(con[:, None], pos.shape)[m]
+        for key, col in (("score", "scores"), ("tricks", "tricks")):
+            sums = np.bincount(rows_c, weights=d[col][m].astype(np.int64), minlength=C)
+            for c in range(C):
+                p[key][c][q] = int(sums[c])
+    dom = con == DOMINO
+    if dom.any():
+        seat_of = (d["dealer"][dom].astype(np.int64)[:, None] + 1 + np.arange(PLAYERS)) % PLAYERS
+        p["losers"] = [int(x) for x in (d["loser"][dom][:, None] == seat_of).sum(axis=0)]
+    g = result.games
+    p["games"] = int(g["totals"].shape[0])
+    p["total"] = [int(x) for x in g["totals"].astype(np.int64).sum(axis=0)] if p["games"] \
+        else [0] * PLAYERS
+    p["wins"] = share_counts(g["winners"]) if p["games"] else [[0] * PLAYERS] * PLAYERS
+    return p
+
+
+def empty_partials(setup):
+    C, z = len(CONTRACTS), [0] * PLAYERS
+    return {"deals": 0, "rounds": [0] * C, "score": [z] * C, "tricks": [z] * C, "losers": z,
+            "games": 0, "total": z, "wins": [z] * PLAYERS}
+
+
+def summarize(s, setup):
+    from . import win_share
+    contracts = []
+    for c in range(len(CONTRACTS)):
+        n = s["rounds"][c]
+        if not n:
+            continue
+        e = {"contract": CONTRACTS[c], "n": n, "positions": []}
+        for q in range(PLAYERS):
+            pe = {"position": q, "mean_score": s["score"][c][q] / n,
+                  "mean_tricks": s["tricks"][c][q] / n}
+            if c == DOMINO:
+                pe["loser_rate"] = s["losers"][q] / n
+            e["positions"].append(pe)
+        contracts.append(e)
+    out = {"game": NAME, "players": PLAYERS, "deals": s["deals"], "contracts": contracts}
+    if setup.unit == "game":
+        g = s["games"]
+        share = win_share(s["wins"])
+        out["games"] = g
+        out["seats"] = [{"seat": q, "mean_total": s["total"][q] / g if g else None,
+                         "win_rate": float(share[q] / g) if g else None} for q in range(PLAYERS)]
+    else:
+        out["contract"] = CONTRACTS[setup.contract]
+    return out
+
+
+def describe(setup, n):
+    what = (f"{n:,} rounds of {CONTRACTS[setup.contract]}" if setup.unit == "deal"
+            else f"{n:,} games of {ROUNDS} rounds")
+    return f"{TITLE}: {what}"
+
+
+def render(p):
+    lines = ["mean score by position (0 leads, 1 chooses, 3 deals)",
+             "contract              rounds       pos 0    pos 1    pos 2    pos 3"]
+    for e in p["contracts"]:
+        sc = "".join(f"{q['mean_score']:>9.2f}" for q in e["positions"])
+        lines.append(f"{e['contract']:<20} {e['n']:>7,}  {sc}")
+        if e["contract"] == "domino":
+            lr = "".join(f"{q['loser_rate']:>9.1%}" for q in e["positions"])
+            lines.append(f"{'  domino loser rate':<20} {'':>7}  {lr}")
+    if p.get("seats") and p["games"]:
+        lines += ["", "seat  policy     mean total  win share"]
+        for s in p["seats"]:
+            lines.append(f"{s['seat']:<5} {s['policy']:<10} {s['mean_total']:>10.1f}  "
+                         f"{s['win_rate']:>9.1%}")
+    return lines
+
+
+# ---------------------------------------------------------------- tournaments, statistics
+
+def seat_scores(result, whole):
+    return result.games["totals"].astype(np.float64)
+
+
+def tournament_setup(whole, variant=()):
+    """Bonken is compared over whole games: every seat chooses in turn."""
+    return make_setup("game", variant=variant)
+
+
+STATS = ("contract_score", "chooser", "domino")
+DEFAULT_FEATURE = "strength_band"
+
+
+def stats(df, which, by, feature):
+    from .. import bonken_stats
+    f = DEFAULT_FEATURE if feature is None else feature
+    if f != "strength_band" and f not in df.columns:
+        raise ValueError(f"unknown feature {f!r}")
+    return bonken_stats.all_stats(df, which or STATS, feature=f)
+
+
+REPORT = "reports.bonken"
+
+
+def tiny_setup():
+    """A small set-up for warming the kernels (Dask workers, `make setup`)."""
+    return make_setup("deal", contract="ducking")
+
+
+CLI_OPTIONS = [
+    (("--contract",), dict(default=None, help="Play single rounds of this contract (else whole games).")),
+    (("--variant",), dict(multiple=True, metavar="NAME[=VALUE]", help="hearts_lead=after_broken, fixed_order.")),
+]
+GAMES_OPTION = ("--games",)
