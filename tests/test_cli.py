@@ -14,7 +14,7 @@ def test_simulate_json_summary():
     assert [x["position"] for x in out["positions"]] == [0, 1, 2, 3]
     assert abs(sum(x["mean_tricks"] for x in out["positions"]) - 8) < 1e-9
     for x in out["positions"]:
-        assert set(x) == {"position", "mean_tricks", "exact_rate", "mean_score"}
+        assert set(x) == {"position", "mean_tricks", "exact_rate", "mean_score", "mean_bid", "n"}
         assert 0 <= x["exact_rate"] <= 1
 
 

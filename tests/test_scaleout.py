@@ -113,19 +113,26 @@ def test_read_dataset_pushes_columns_and_filters_down(tmp_path):
     pd.testing.assert_frame_equal(sub, exp)
 
 
+def _spec(rules, n, seed, pols, chunk):
+    from analyzer.games.boerenbridge import Setup
+    return runner.RunSpec("boerenbridge", Setup(rules, "game" if len(rules.schedule) > 1
+                                                 else "deal"), n, seed, pols, chunk)
+
+
 def test_summary_sums_equal_whole_run_summary():
-    from analyzer import summary
+    from analyzer import games, summary
     rules = bb.build_rules(players=4)
     pols = bb.parse_seat_policies(4, "heuristic", ["3=random"])
     res = bb.simulate(rules, 77, seed=9, policies=pols)
-    spec = runner.RunSpec(rules, 77, 9, pols, chunk_games=10)
-    s = runner.Summary(4)
+    spec = _spec(rules, 77, 9, pols, 10)
+    s = games.Summary("boerenbridge", spec.setup)
     order = []
     runner.execute(spec, range(spec.n_chunks), "summary", progress=False,
                    on_chunk=lambda o: (order.append(o.index), s.add(o.partials)))
-    assert order == list(range(8)) and s.deals == res.n_deals and s.games == 77
-    assert s.by_position() == summary.by_position(res.deals, 4)
-    assert_same_seats(s.by_seat(), summary.by_seat(res))
+    p = s.payload()
+    assert order == list(range(8)) and s.deals == res.n_deals and p["games"] == 77
+    assert p["positions"] == summary.by_position(res.deals, 4)
+    assert_same_seats(p["seats"], summary.by_seat(res))
 
 
 # ---------------------------------------------------------------- interrupt and resume
@@ -210,8 +217,8 @@ def test_resume_refuses_other_setups(tmp_path):
     # a dataset folder whose run saved nothing (e.g. the cluster was unreachable) is
     # simply started again, with or without --resume
     empty = tmp_path / "nothing-saved"
-    spec = runner.RunSpec(bb.build_rules(players=4, hand_size=5), 3000, 99,
-                          bb.parse_seat_policies(4), 1000)
+    spec = _spec(bb.build_rules(players=4, hand_size=5), 3000, 99,
+                 bb.parse_seat_policies(4), 1000)
     stream.Dataset(empty, spec).close()
     assert (empty / "_manifest.json").exists()
     ok("simulate", "boerenbridge", *DEALS, "--chunk-deals", 1000, "--out", empty)

@@ -167,7 +167,7 @@ def summarize(s, setup):
         share = win_share(s["wins"])
         out["games"] = g
         out["schedule"] = list(setup.rules.schedule)
-        out["seats"] = [{"seat": q, "mean_total": s["total"][q] / g if g else None,
+        out["seats"] = [{"seat": q, "policy": None, "mean_total": s["total"][q] / g if g else None,
                          "win_rate": float(share[q] / g) if g else None,
                          "mean_exact": s["exact_bids"][q] / g if g else None}
                         for q in range(n)]

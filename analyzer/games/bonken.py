@@ -170,7 +170,7 @@ def summarize(s, setup):
         g = s["games"]
         share = win_share(s["wins"])
         out["games"] = g
-        out["seats"] = [{"seat": q, "mean_total": s["total"][q] / g if g else None,
+        out["seats"] = [{"seat": q, "policy": None, "mean_total": s["total"][q] / g if g else None,
                          "win_rate": float(share[q] / g) if g else None} for q in range(PLAYERS)]
     else:
         out["contract"] = CONTRACTS[setup.contract]
