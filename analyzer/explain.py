@@ -35,7 +35,7 @@ def roem_items(cards, trump, all_100):
 
 
 def legal_rule(hand, trick, trump, rules):
-    """Legal cards (codes) and the obligation that applies (RULES §2)."""
+    """Legal cards (codes) and the obligation that applies (docs/rules.md §2)."""
     led, winner, wpos, hi = _trick_state(trick, trump)
     pw = bool(trick) and wpos == len(trick) - 2
     legal = knb.legal_nb(np.int64(mask_of(hand)), led, trump, hi, pw, rules.amsterdam,

@@ -1,6 +1,6 @@
 """Boerenbridge kernels: deal, bidding and play policies, scoring, whole games.
 
-Rules (RULES.md §1), in short: n players (3–7, or 2 under ``two_player``) are dealt h cards;
+Rules (docs/rules.md §1), in short: n players (3–7, or 2 under ``two_player``) are dealt h cards;
 the next card is turned and names trump (ignored in no-trump deals). From left of the
 dealer everyone bids 0..h; the dealer may not make the bids sum to h (the boerenregel).
 Left of the dealer leads; follow suit if able, else any card; highest trump, else highest
@@ -98,7 +98,7 @@ def random_bid_nb(dkey, pos, h, forbidden):
 
 @njit(cache=True, inline="always")
 def deal_score_nb(bid, won, scoring, bauer_applies, forbidden, is_blind):
-    """One player's score of a deal (RULES §1 and the scoring variants)."""
+    """One player's score of a deal (docs/rules.md §1 and the scoring variants)."""
     d = won - bid
     if d == 0:
         sc = EXACT_BASE + PER_TRICK * won

@@ -2,7 +2,7 @@
 
 The one description of Boerenbridge that the kernels (:mod:`fastsim.boerenbridge_nb`),
 the Python front (:mod:`fastsim.boerenbridge`), the pandas layer and the tests import.
-Rules: ``../shared/RULES.md`` §1; engine details: ``docs/boerenbridge.md``.
+Rules: ``docs/rules.md`` §1; engine details: ``docs/boerenbridge.md``.
 """
 from dataclasses import dataclass, field
 

@@ -1,4 +1,4 @@
-"""Bonken kernels: contract choice, trick rounds, Domino, whole games (RULES §3).
+"""Bonken kernels: contract choice, trick rounds, Domino, whole games (docs/rules.md §3).
 
 Rules in short: 4 players, 13 cards each; the player across from the dealer chooses the
 contract, left of the dealer leads. Seven negative contracts (Ducking −5/trick, No Hearts

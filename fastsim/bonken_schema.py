@@ -1,4 +1,6 @@
-"""Bonken schema: contracts, variants, counters and result dtypes (RULES §3, docs/bonken.md).
+"""Bonken schema: contracts, variants, counters and result dtypes.
+
+Rules: ``docs/rules.md`` §3 (Bonken); engine details: ``docs/bonken.md``.
 
 Imported by the kernels (:mod:`fastsim.bonken_nb`), the Python front
 (:mod:`fastsim.bonken`), the pandas layer and the tests.

@@ -1,4 +1,4 @@
-"""Boonaken kernels (RULES §4, presets seed / pagat / leimuiden): roem and melds, the deal
+"""Boonaken kernels (docs/rules.md §4, presets seed / pagat / leimuiden): roem and melds, the deal
 layout, the auction, exchange and trump, play with drawing, results, matches.
 
 In short: 32 cards, 2–5 players each for themselves, 6 cards each plus open/blind table cards.

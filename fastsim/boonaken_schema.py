@@ -1,5 +1,5 @@
 """Boonaken schema: orders, points, the bid ladder, presets, counters and result dtypes
-(RULES §4, docs/boonaken.md)."""
+(docs/rules.md §4, docs/boonaken.md)."""
 from dataclasses import dataclass
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Card codes, decks and the notations of RULES §0 (pure Python, no numba).
+"""Card codes, decks and the notations of docs/rules.md §0 (pure Python, no numba).
 
 Card code ``c = 16 * suit + rank`` with suits ``S H D C`` = 0..3 and ranks ``2..A`` = 0..12.
 The 32-card deck (7..A) uses the same codes, ranks 5..12, so every game shares one

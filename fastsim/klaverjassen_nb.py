@@ -1,4 +1,4 @@
-"""Klaverjassen kernels (Rotterdam rules, RULES §2): legality, roem, the deal, calling,
+"""Klaverjassen kernels (Rotterdam rules, docs/rules.md §2): legality, roem, the deal, calling,
 play policies, scoring and the 16-deal boompje.
 
 In short: 32 cards, 4 players in teams 0+2 / 1+3, 8 cards each. Trump order J 9 A T K Q 8 7

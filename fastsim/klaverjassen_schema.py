@@ -1,4 +1,4 @@
-"""Klaverjassen schema: orders, points, variants, counters, result dtypes (RULES §2,
+"""Klaverjassen schema: orders, points, variants, counters, result dtypes (docs/rules.md §2,
 docs/klaverjassen.md)."""
 from dataclasses import dataclass, field
 

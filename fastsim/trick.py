@@ -8,7 +8,7 @@ Two forms:
   tricks plus the trump per trick → the index of each trick's winning card.
 
 A trick is won by the highest trump in it; with no trump in it, by the highest card of
-the suit led (RULES §0). Games with their own trump order (Klaverjassen, Boonaken) pass a
+the suit led (docs/rules.md §0). Games with their own trump order (Klaverjassen, Boonaken) pass a
 rank-strength table; the default is the natural order 2 < 3 < … < A.
 """
 import numpy as np

@@ -1,4 +1,4 @@
-"""The Boerenbridge strategy report (RULES §1).
+"""The Boerenbridge strategy report (docs/rules.md §1).
 
 Runs (from ``--deals N``, default 300,000 deals, all with the same seed, so on the same cards):
 

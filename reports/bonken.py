@@ -1,4 +1,4 @@
-"""The Bonken strategy report (RULES §3).
+"""The Bonken strategy report (docs/rules.md §3).
 
 Runs (from ``--deals N`` rounds, default 220,000; same seed):
 

@@ -1,4 +1,4 @@
-"""The Boonaken strategy report (RULES §4; presets ``seed``, ``pagat``, ``leimuiden``).
+"""The Boonaken strategy report (docs/rules.md §4; presets ``seed``, ``pagat``, ``leimuiden``).
 
 Runs (from ``--deals N``, default 200,000; same seed):
 

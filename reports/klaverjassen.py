@@ -1,4 +1,4 @@
-"""The Klaverjassen strategy report (RULES §2, Rotterdam unless a variant says otherwise).
+"""The Klaverjassen strategy report (docs/rules.md §2, Rotterdam unless a variant says otherwise).
 
 Runs (from ``--deals N``, default 200,000; same seed):
 
