@@ -1,6 +1,6 @@
 """Slow, obvious reference engine for Boonaken (presets `seed`, `pagat`, `leimuiden`).
 
-This module follows docs/boonaken.md (and ../shared/RULES.md section 4) to the letter and
+This module follows docs/boonaken.md (and docs/rules.md §4) to the letter and
 uses only the Python standard library plus the Boerenbridge reference engine
 (tests/naive_boerenbridge.py) for card codes and the counter-based random numbers. Cards
 are plain strings such as "JH" (jack of hearts) or "TD" (ten of diamonds); hands are lists
@@ -756,7 +756,7 @@ def play_deal(seed, deal_index, players, dealer, policies, *, preset="seed", act
     if contract == "points":
         if preset == "seed":
             mine = best_meld(hands_at_first_trick[declarer], trump, preset)
-            stands = True  # only a strictly higher meld cancels it (RULES §4): a tie stands
+            stands = True  # only a strictly higher meld cancels it (docs/rules.md §4): a tie stands
             for seat in active:
                 if seat != declarer:
                     if best_meld(hands_at_first_trick[seat], trump, preset) > mine:

@@ -1,6 +1,6 @@
 """Slow, obvious reference engine for Klaverjassen (Rotterdam rules).
 
-This module follows docs/klaverjassen.md (and ../shared/RULES.md section 2) to the
+This module follows docs/klaverjassen.md (and docs/rules.md §2) to the
 letter and uses only the Python standard library plus the Boerenbridge reference
 engine (tests/naive_boerenbridge.py) for card codes and the counter-based random
 numbers. Cards are plain strings such as "JH" (jack of hearts) or "TD" (ten of

@@ -1,4 +1,4 @@
-"""Exact probabilities of 1-card deals (RULES §1) against the engine."""
+"""Exact probabilities of 1-card deals (docs/rules.md §1) against the engine."""
 from fractions import Fraction
 from math import comb
 

@@ -1,4 +1,4 @@
-"""Boonaken invariants over every preset and player count (RULES §4)."""
+"""Boonaken invariants over every preset and player count (docs/rules.md §4)."""
 import json
 
 import numpy as np

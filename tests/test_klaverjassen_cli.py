@@ -24,7 +24,7 @@ def test_explain_trick_json():
 
 
 @pytest.mark.parametrize("trick,hand,variant,legal", [
-    ("KH JS", "7S AD", [], ["AD"]),                       # RULES §2 example
+    ("KH JS", "7S AD", [], ["AD"]),                       # docs/rules.md §2 example
     ("KH JS", "7S AD", ["undertrump=forced"], ["7S"]),
     ("KH 8H", "7S AD", [], ["7S"]),                        # must trump even if partner wins
     ("KH 8H", "7S AD", ["amsterdam"], ["7S", "AD"]),       # ... but not in Amsterdam

@@ -1,9 +1,9 @@
 """Tests of the slow Boonaken reference engine itself (tests/naive_boonaken.py).
 
 The checks recompute things independently from the records (layout, auction procedure,
-legality in a second formulation written from RULES §4, trick winners, points, roem,
+legality in a second formulation written from docs/rules.md §4, trick winners, points, roem,
 results, scores, match ends) or compare with values worked out by hand from
-docs/boonaken.md and RULES §4.
+docs/boonaken.md and docs/rules.md §4.
 """
 import os
 import sys
@@ -18,7 +18,7 @@ SUITS = "SHDC"
 RANKS = "789TJQKA"
 DECK = [r + s for s in SUITS for r in RANKS]
 
-# Independent tables written from RULES §4 (high to low).
+# Independent tables written from docs/rules.md §4 (high to low).
 TRUMP_HIGH_TO_LOW = "J9AKQT87"
 PLAIN_HIGH_TO_LOW = "AKQJT987"
 POINTS_TRUMP = {"J": 20, "9": 14, "A": 11, "K": 3, "Q": 2, "T": 10, "8": 0, "7": 0}
@@ -52,7 +52,7 @@ def winner_index(cards, trump):
 
 
 def legal_indep(hand, trick, trump, preset):
-    """Legal cards as a set, formulated from the text of RULES §4 / the spec."""
+    """Legal cards as a set, formulated from the text of docs/rules.md §4 / the spec."""
     if not trick:
         return set(hand)
     led = trick[0][1]
@@ -888,7 +888,7 @@ def test_bad_arguments():
 
 
 def test_seed_meld_tie_stands():
-    """Only a strictly higher meld cancels the declarer's (RULES §4): a tie stands."""
+    """Only a strictly higher meld cancels the declarer's (docs/rules.md §4): a tie stands."""
     rec = nb.play_deal(7, 263, 2, 1, ["random", "random"], preset="seed")
     assert rec["contract"] == "points" and rec["declarer"] == 1 and rec["trump"] == "S"
     dec = rec["declarer"]

@@ -1,8 +1,8 @@
 """Tests of the slow Klaverjassen reference engine itself (tests/naive_klaverjassen.py).
 
 The checks here recompute things independently from the records (deal, calls, legality
-in a second formulation written from RULES §2, trick winners, points, scores) or compare
-with values worked out by hand from docs/klaverjassen.md and RULES §2.
+in a second formulation written from docs/rules.md §2, trick winners, points, scores) or compare
+with values worked out by hand from docs/klaverjassen.md and docs/rules.md §2.
 """
 import itertools
 import os
@@ -31,7 +31,7 @@ VARIANTS = [
     dict(amsterdam=True, undertrump_forced=True, all_100=True),
 ]
 
-# Independent tables, written from RULES §2 (high to low).
+# Independent tables, written from docs/rules.md §2 (high to low).
 TRUMP_HIGH_TO_LOW = "J9ATKQ87"
 PLAIN_HIGH_TO_LOW = "ATKQJ987"
 POINTS_TRUMP = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
@@ -43,7 +43,7 @@ def code(card):
 
 
 def power(card, trump):
-    """A trick-taking power: trumps above everything, then the order of RULES §2."""
+    """A trick-taking power: trumps above everything, then the order of docs/rules.md §2."""
     if card[1] == trump:
         return 100 - TRUMP_HIGH_TO_LOW.index(card[0])
     return 50 - PLAIN_HIGH_TO_LOW.index(card[0])
@@ -65,7 +65,7 @@ def winner_index(cards, trump):
 
 
 def legal_indep(hand, trick, trump, amsterdam=False, undertrump_forced=False):
-    """The set of legal cards, formulated directly from the text of RULES §2."""
+    """The set of legal cards, formulated directly from the text of docs/rules.md §2."""
     if not trick:
         return set(hand)
     led = trick[0][1]

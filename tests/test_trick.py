@@ -6,7 +6,7 @@ from fastsim.trick import NATURAL_ORDER, resolve_tricks, trick_winner_nb
 
 
 def naive_winner(cards, trump):
-    """Highest trump, else highest card of the led suit (RULES §0), the slow way."""
+    """Highest trump, else highest card of the led suit (docs/rules.md §0), the slow way."""
     led = cards[0] // 16
     best = 0
     for i, c in enumerate(cards):
