@@ -42,11 +42,9 @@ class TroefGroup(click.Group):
                               standalone_mode=False, **kwargs)
         except click.exceptions.Exit as e:
             sys.exit(e.exit_code)
-        except (click.Abort, KeyboardInterrupt) as e:
-            where = getattr(e, "troef_dataset", None)
-            click.echo("troef: interrupted" + (f": {where}; run the same command with --resume"
-                                               " to continue" if where else ""), err=True)
-            sys.exit(143 if type(e).__name__ == "Terminated" else 130)
+        except (click.Abort, KeyboardInterrupt):
+            click.echo("troef: interrupted", err=True)
+            sys.exit(130)
         except click.exceptions.NoArgsIsHelpError as e:
             click.echo(e.ctx.get_help())
             sys.exit(0)
@@ -161,8 +159,14 @@ def _simulate(entry, kw):
                         kw["seat_policy"], threads=kw["threads"], worlds=kw["worlds"], **options)
     spec, backend = check_run(spec, kw["out"], kw["record_play"], kw["chunk_deals"],
                               kw["progress"], kw["scheduler"], kw["dask_workers"], kw["force"])
-    o = run(spec, out=kw["out"], resume=kw["resume"], backend=backend, progress=kw["progress"],
-            record_path=kw["record_play"], force=kw["force"])
+    try:
+        o = run(spec, out=kw["out"], resume=kw["resume"], backend=backend,
+                progress=kw["progress"], record_path=kw["record_play"], force=kw["force"])
+    except KeyboardInterrupt as e:     # click would turn it into Abort and drop the note
+        where = getattr(e, "troef_dataset", None)
+        click.echo("troef: interrupted" + (f": {where}; run the same command with --resume"
+                                           " to continue" if where else ""), err=True)
+        raise click.exceptions.Exit(143 if type(e).__name__ == "Terminated" else 130) from None
     p = dict(o.summary)
     names = entry.policy_names(spec.policies)
     for s in p.get("seats", []):

@@ -48,8 +48,9 @@ def special_success(df):
 
 def match_outcomes(match_result):
     """Match outcomes by position relative to each match's first dealer."""
-    from .summary import boonaken_match_summary
-    s = boonaken_match_summary(match_result)
+    from .games import get
+    entry = get("boonaken")
+    s = entry.summarize(entry.partials(match_result), entry.Setup(match_result.rules, True))
     n = s["matches"]
     rows = []
     for e in s["positions"]:

@@ -190,10 +190,13 @@ def execute(spec, indices, mode, backend=None, progress=None, on_chunk=None, don
         progress = progress_default(todo, spec.setup)
     backend = backend if backend is not None else LocalBackend()
     bar = None
+    per = spec.setup.deals_per_unit     # count deals where a unit's deals are known
     if progress:
         from tqdm import tqdm
-        bar = tqdm(total=done_units + todo, initial=done_units, unit=spec.unit,
-                   unit_scale=True, file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
+        scale = per or 1
+        bar = tqdm(total=(done_units + todo) * scale, initial=done_units * scale,
+                   unit="deal" if per else spec.unit, unit_scale=True, file=sys.stderr,
+                   dynamic_ncols=True, smoothing=0.1)
     played = 0
     try:
         gen = backend.run(spec, indices, mode)
@@ -203,7 +206,7 @@ def execute(spec, indices, mode, backend=None, progress=None, on_chunk=None, don
                     on_chunk(out)
                 played += out.deals
                 if bar is not None:
-                    bar.update(out.units)
+                    bar.update(out.deals if per else out.units)
         finally:
             gen.close()
     finally:

@@ -4,6 +4,7 @@
 ``reports.<game>.build``; matplotlib is imported only when a report is built.
 """
 import importlib
+import os
 
 GAMES = ("boerenbridge", "klaverjassen", "bonken", "boonaken")
 # the options each game's report takes (beyond --deals/--from/--seed/--threads/--out)
@@ -22,12 +23,16 @@ def build_report(game, out, deals=None, from_path=None, policy=None, variants=()
     from .common import check_count
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+    if os.path.lexists(out) and os.path.isdir(out) and os.listdir(out) \
+            and not os.path.exists(os.path.join(out, "setup.json")):
+        raise ValueError(f"--out {out} holds other files; give an empty folder or one "
+                         "troef made")
     given = {"players": players, "preset": preset, "policy": policy,
              "variant": list(variants) or None}
     for name, value in given.items():
         if value is not None and name not in OPTIONS[game]:
-            hint = {"variant": "; it has no rule variants" + (", use --preset" if game ==
-                                                               "boonaken" else "")}.get(name, "")
+            hint = {"variant": "; it has no rule variants" + (
+                ", use --preset" if "preset" in OPTIONS[game] else "")}.get(name, "")
             raise ValueError(f"--{name} does not apply to the {game} report{hint}")
     if threads is not None and (isinstance(threads, bool) or threads < 1):
         raise ValueError(f"--threads must be at least 1, got {threads}")
@@ -39,7 +44,8 @@ def build_report(game, out, deals=None, from_path=None, policy=None, variants=()
             raise ValueError(f"{', '.join(fixed)} cannot go with --from: the set-up comes from "
                              "the results file")
     deals = check_count(deals)
-    module = importlib.import_module(f"reports.{game}")
+    from analyzer.games import get
+    module = importlib.import_module(get(game).REPORT)   # a fixed name from the registry
     return module.build(out, deals=deals, from_path=from_path, policy=policy,
                         variants=tuple(variants), seed=seed, players=players, preset=preset,
                         threads=threads)

@@ -536,8 +536,10 @@ def load_results(path, game):
     """``--from``: the tidy table and run metadata of a results file of ``game``."""
     from analyzer.storage import read_parquet
     if os.path.isdir(path):
-        raise ValueError(f"{path} is a folder; a report reads one results file (FILE.parquet)")
-    df, meta = read_parquet(path)
+        from analyzer.stream import read_dataset
+        df, meta = read_dataset(path)
+    else:
+        df, meta = read_parquet(path)
     if meta.get("game") != game:
         raise ValueError(f"{path} holds {meta.get('game') or 'no troef'} results, not {game}")
     if len(df) == 0:

@@ -53,7 +53,7 @@ def test_round_trips(tmp_path):
     from fastsim import klaverjassen as kj
     for res in (bo.simulate(bo.build_rules(3, "pagat"), 300, seed=2),
                 kj.simulate(kj.build_rules(), 200, seed=2)):
-        f = tmp_path / "r.parquet"
+        f = tmp_path / f"r{res.seed}-{type(res).__module__}.parquet"
         write_parquet(res, f)
         back, meta = read_parquet(f)
         pd.testing.assert_frame_equal(back, tidy(res))
