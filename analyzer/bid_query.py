@@ -8,11 +8,11 @@ distribution. numpy only: an interactive query does not import pandas.
 """
 import numpy as np
 
+
 from fastsim import boerenbridge_nb as nb
 from fastsim.boerenbridge_schema import PIMC_WORLDS, POLICIES, SCORING, RulesError, build_rules
 from fastsim.cards import CardError, card_str, mask_of, parse_card, parse_cards
-from fastsim.rng import check_seed
-from .stats_core import mean_ci, wilson
+from .stats_core import check_query, mean_ci, wilson
 
 DEFAULT_SAMPLES = 20_000
 MAX_DRAW_FACTOR = 50
@@ -56,14 +56,7 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=DEF
         for b in given:
             if not 0 <= b <= h:
                 raise RulesError(f"impossible earlier bid {b}: bids are 0..{h} with {h} cards")
-    if policy not in POLICIES:
-        raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
-    seed_u = check_seed(seed)
-    if threads is not None:
-        from fastsim.boerenbridge import set_threads
-        set_threads(threads)
+    seed_u = check_query(policy, POLICIES, samples, seed, threads)
 
     notrump = bool(rules.notrump[0])
     trump = -1 if notrump else turned // 16

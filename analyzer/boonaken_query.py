@@ -10,13 +10,13 @@ least one half. numpy only.
 """
 import numpy as np
 
+
 from fastsim import boonaken_nb as bnb
 from fastsim.boonaken_schema import (BOONAAK, LADDER, LAYOUT_OPEN, MISERE, PIMC_WORLDS, POLICIES,
                                      ZWABBER, build_rules)
 from fastsim.cards import SUITS, CardError, card_str, mask_of, parse_cards
 from fastsim.common import RulesError
-from fastsim.rng import check_seed
-from .stats_core import mean_ci, wilson
+from .stats_core import check_query, mean_ci, wilson
 
 WORTH = 0.5
 
@@ -35,14 +35,7 @@ def bid_advice(players, hand, open_cards, preset="seed", samples=5000, policy="h
     clash = set(h) & set(o)
     if clash:
         raise CardError(f"card {card_str(min(clash), notation)} is both in the hand and on the table")
-    if policy not in POLICIES:
-        raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
-    seed_u = check_seed(seed)
-    if threads is not None:
-        from fastsim.boerenbridge import set_threads
-        set_threads(threads)
+    seed_u = check_query(policy, POLICIES, samples, seed, threads)
     known = set(h) | set(o)
     unseen = np.array([16 * s + r for s in range(4) for r in range(5, 13) if 16 * s + r not in known],
                       dtype=np.int64)

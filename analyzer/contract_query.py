@@ -9,13 +9,13 @@ so what matters is how much better than average this hand does in it. numpy only
 """
 import numpy as np
 
+
 from fastsim import bonken_nb as nb
 from fastsim.bonken_schema import (CONTRACTS, CONTRACT_TOTAL, N_NEGATIVE, PIMC_WORLDS, POLICIES,
                                    RulesError,
                                    build_rules, parse_contracts, parse_seat_policies)
 from fastsim.cards import CardError, card_str, mask_of, parse_cards
-from fastsim.rng import check_seed
-from .stats_core import mean_ci
+from .stats_core import check_query, mean_ci
 
 DEFAULT_SAMPLES = 10_000
 CHUNK = 128
@@ -30,14 +30,7 @@ def contract_query(hand, available=None, samples=DEFAULT_SAMPLES, policy="heuris
     if rules.fixed_order:
         raise RulesError("fixed_order leaves nothing to choose")
     ids = list(range(12)) if available is None else parse_contracts(available)
-    if policy not in POLICIES:
-        raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
-    seed_u = check_seed(seed)
-    if threads is not None:
-        from fastsim.boerenbridge import set_threads
-        set_threads(threads)
+    seed_u = check_query(policy, POLICIES, samples, seed, threads)
     pol = parse_seat_policies(policy).astype(np.int64)
     unseen = np.array([c for c in range(64) if c % 16 < 13 and c not in set(codes)], dtype=np.int64)
     out = np.zeros((samples, len(ids), 4), dtype=np.int16)

@@ -81,7 +81,7 @@ class RunSpec:
         """A spec from CLI-style options (``options``: the game's set-up options)."""
         entry = registry.get(game)
         registry.check_options(entry, options)
-        setup, n = entry.resolve(deals, games, {k: v for k, v in options.items()
+        setup, n = registry.resolve(entry, deals, games, {k: v for k, v in options.items()
                                                if v not in (None, (), [])})
         pols = entry.parse_policies(setup, policy, seat_policy)
         return cls(game, setup, n, seed, pols, chunk, threads, record, worlds)

@@ -22,3 +22,20 @@ def mean_ci(mean, sd, n, z=Z95):
     with np.errstate(invalid="ignore", divide="ignore"):
         se = np.asarray(sd, dtype=np.float64) / np.sqrt(n)
     return mean - z * se, mean + z * se, se
+
+
+def check_query(policy, known, samples, seed, threads):
+    """The options every query shares: the others' policy, the number of samples, the
+    seed and the threads; returns the seed as the engines take it."""
+    import numpy as np
+    from fastsim.common import RulesError
+    from fastsim.rng import check_seed
+    if policy not in known:
+        raise RulesError(f"unknown policy {policy!r}; known: {', '.join(known)}")
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
+    seed_u = check_seed(seed)
+    if threads is not None:
+        from fastsim.boerenbridge import set_threads
+        set_threads(threads)
+    return seed_u

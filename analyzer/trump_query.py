@@ -10,13 +10,13 @@ or with ``dd`` by solving it double-dummy: the perfect-information bound. numpy 
 """
 import numpy as np
 
+
 from fastsim import klaverjassen_dd_nb as dd
 from fastsim import klaverjassen_nb as knb
 from fastsim.cards import CardError, card_str, mask_of, parse_cards
 from fastsim.common import RulesError
 from fastsim.klaverjassen_schema import PIMC_WORLDS, POLICIES, build_rules
-from fastsim.rng import check_seed
-from .stats_core import mean_ci, wilson
+from .stats_core import check_query, mean_ci, wilson
 
 OPTIONS = ["S", "H", "D", "C", "pass"]
 MAX_DRAW_FACTOR = 200
@@ -36,16 +36,9 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
     if passes != position and not forced:
         raise RulesError(f"at position {position} you name after {position} passes "
                          "(or, at position 0, after 4 passes: the forced call)")
-    if policy not in ("heuristic", "random", "pimc", "dd"):
-        raise RulesError(f"unknown policy {policy!r}; known: heuristic, random, pimc, dd")
     if samples is None:
         samples = 100 if policy == "dd" else 10_000
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
-    seed_u = check_seed(seed)
-    if threads is not None:
-        from fastsim.boerenbridge import set_threads
-        set_threads(threads)
+    seed_u = check_query(policy, ("heuristic", "random", "pimc", "dd"), samples, seed, threads)
     play_pol = POLICIES[policy if policy in ("random", "pimc") else "heuristic"]
     pol = np.full(4, play_pol, dtype=np.int64)
     pol[position] = POLICIES["heuristic"]

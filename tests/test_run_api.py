@@ -57,7 +57,7 @@ class StopAfter:
 
 
 def test_every_game_is_registered_with_the_whole_interface():
-    needed = ("NAME", "TITLE", "POLICIES", "OPTIONS", "UNITS", "make_setup", "resolve",
+    needed = ("NAME", "TITLE", "POLICIES", "OPTIONS", "UNITS", "make_setup",
               "parse_policies", "policy_names", "simulate", "concat", "tidy", "metadata",
               "records", "partials", "empty_partials", "summarize", "describe", "render",
               "seat_scores", "tournament_setup", "STATS", "stats", "REPORT", "CLI_OPTIONS",

@@ -58,6 +58,42 @@ def of_result(result):
     return get(name)
 
 
+def concat_results(results, arrays=("deals", "games", "play")):
+    """Chunk results of one run joined: the array dicts ``arrays`` concatenated, the rest
+    (rules, policies, seed, first index) from the first chunk."""
+    from dataclasses import replace
+    import numpy as np
+    first = results[0]
+    if len(results) == 1:
+        return first
+    joined = {name: {k: np.concatenate([getattr(r, name)[k] for r in results])
+                     for k in getattr(first, name)}
+              for name in arrays if getattr(first, name, None) is not None}
+    return replace(first, **joined)
+
+
+def resolve(entry, deals, games, options):
+    """The CLI's counting rule → (set-up, number of units). A game whose single deals are
+    asked for by an option (``SINGLE_OPTION``: Boerenbridge ``--hand-size``, Bonken
+    ``--contract``) plays whole games without it; the others play single deals unless
+    ``--games``/``--matches`` is given."""
+    flag = getattr(entry, "SINGLE_OPTION", None)
+    many = entry.GAMES_OPTION[0]
+    if flag is None:
+        if deals is not None and games is not None:
+            raise entry.RulesError(f"give --deals or {many}, not both")
+        single = games is None
+    else:
+        single = options.get(flag[2:].replace("-", "_")) is not None
+        if single and games is not None:
+            raise entry.RulesError(f"{many} plays whole games; with {flag} use --deals")
+        if not single and deals is not None:
+            raise entry.RulesError(f"--deals needs {flag}; whole games use {many}")
+    unit = "deal" if single else entry.UNITS["games"]
+    count = deals if single else games
+    return entry.make_setup(unit, **options), entry.DEFAULT_COUNT[unit] if count is None else count
+
+
 def merge(a, b):
     """Add two partials (nested dicts / lists of numbers) element by element."""
     if isinstance(a, dict):

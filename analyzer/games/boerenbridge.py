@@ -4,6 +4,8 @@ Rules: docs/rules.md (Boerenbridge); engine: :mod:`fastsim.boerenbridge`.
 """
 import numpy as np
 
+from . import concat_results
+
 from fastsim import boerenbridge as bb
 from fastsim.boerenbridge_schema import GAME, PIMC_WORLDS, POLICIES as _POLICIES, POLICY_NAMES, RulesError
 
@@ -54,17 +56,6 @@ def make_setup(unit="deal", players=None, hand_size=None, schedule=None, variant
     return Setup(rules, unit)
 
 
-def resolve(deals, games, options):
-    """The CLI's counting rule: ``--hand-size`` gives independent deals, else whole games."""
-    if options.get("hand_size") is not None:
-        if games is not None:
-            raise RulesError("--games plays whole games; with --hand-size use --deals")
-        return make_setup("deal", **options), DEFAULT_COUNT["deal"] if deals is None else deals
-    if deals is not None:
-        raise RulesError("--deals needs --hand-size; whole games use --games")
-    return make_setup("game", **options), DEFAULT_COUNT["game"] if games is None else games
-
-
 def parse_policies(setup, policy="heuristic", seat_policy=()):
     return bb.parse_seat_policies(setup.players, policy, seat_policy)
 
@@ -77,17 +68,6 @@ def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=Fals
              worlds=PIMC_WORLDS):
     return bb.simulate(setup.rules, n, seed=seed, policies=policies, threads=threads,
                        game_start=start, record=record, worlds=worlds)
-
-
-def concat(results):
-    first = results[0]
-    if len(results) == 1:
-        return first
-    cat = lambda name: {k: np.concatenate([getattr(r, name)[k] for r in results])  # noqa: E731
-                        for k in getattr(first, name)}
-    return bb.Result(rules=first.rules, policies=first.policies, seed=first.seed,
-                     deals=cat("deals"), games=cat("games"),
-                     play=cat("play") if first.play is not None else None)
 
 
 def tidy(result):
@@ -250,3 +230,7 @@ GAMES_OPTION = ("--games",)
 
 STREAM_STATS = True
 STATS_BY = True
+SINGLE_OPTION = "--hand-size"
+
+
+concat = concat_results   # chunk results joined (the registry interface)

@@ -4,6 +4,8 @@ Rules: docs/rules.md (Bonken); engine: :mod:`fastsim.bonken`.
 """
 import numpy as np
 
+from . import concat_results
+
 from fastsim import bonken as bk
 from fastsim.bonken_schema import (CONTRACTS, DOMINO, PIMC_WORLDS, POLICIES as _POLICIES,
                                    POLICY_NAMES, ROUNDS, RulesError, contract_id)
@@ -56,16 +58,6 @@ def make_setup(unit="game", contract=None, variant=(), dealer=0):
     return Setup(rules, None)
 
 
-def resolve(deals, games, options):
-    if options.get("contract") is not None:
-        if games is not None:
-            raise RulesError("--games plays whole games; with --contract use --deals")
-        return make_setup("deal", **options), DEFAULT_COUNT["deal"] if deals is None else deals
-    if deals is not None:
-        raise RulesError("--deals needs --contract; whole games use --games")
-    return make_setup("game", **options), DEFAULT_COUNT["game"] if games is None else games
-
-
 def parse_policies(setup, policy="heuristic", seat_policy=()):
     return bk.parse_seat_policies(policy, seat_policy)
 
@@ -78,17 +70,6 @@ def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=Fals
              worlds=PIMC_WORLDS):
     return bk.simulate(setup.rules, n, seed=seed, policies=policies, contract=setup.contract,
                        threads=threads, game_start=start, record=record, worlds=worlds)
-
-
-def concat(results):
-    first = results[0]
-    if len(results) == 1:
-        return first
-    cat = lambda name: {k: np.concatenate([getattr(r, name)[k] for r in results])  # noqa: E731
-                        for k in getattr(first, name)}
-    return bk.Result(rules=first.rules, policies=first.policies, seed=first.seed,
-                     plan=first.plan, deals=cat("deals"), games=cat("games"),
-                     play=cat("play") if first.play is not None else None)
 
 
 def tidy(result):
@@ -236,3 +217,7 @@ CLI_OPTIONS = [
     (("--variant",), dict(multiple=True, metavar="NAME[=VALUE]", help="hearts_lead=after_broken, fixed_order.")),
 ]
 GAMES_OPTION = ("--games",)
+SINGLE_OPTION = "--contract"
+
+
+concat = concat_results   # chunk results joined (the registry interface)

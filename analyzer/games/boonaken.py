@@ -4,6 +4,8 @@ Rules: docs/rules.md (Boonaken, three presets); engine: :mod:`fastsim.boonaken`.
 """
 import numpy as np
 
+from . import concat_results
+
 from fastsim import boonaken as bo
 from fastsim.boonaken_schema import (CONTRACTS, GAME, PIMC_WORLDS, POLICIES as _POLICIES,
                                      POLICY_NAMES, PRESETS, RulesError)
@@ -49,14 +51,6 @@ def make_setup(unit="deal", players=None, preset=None, dealer=0):
     return Setup(rules, unit == "match")
 
 
-def resolve(deals, games, options):
-    if deals is not None and games is not None:
-        raise RulesError("give --deals or --matches, not both")
-    if games is not None:
-        return make_setup("match", **options), games
-    return make_setup("deal", **options), DEFAULT_COUNT["deal"] if deals is None else deals
-
-
 def parse_policies(setup, policy="heuristic", seat_policy=()):
     return bo.parse_seat_policies(setup.players, policy, seat_policy)
 
@@ -77,18 +71,7 @@ def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=Fals
 
 
 def concat(results):
-    first = results[0]
-    if len(results) == 1:
-        return first
-    if isinstance(first, bo.MatchResult):
-        return bo.MatchResult(rules=first.rules, policies=first.policies, seed=first.seed,
-                              matches={k: np.concatenate([r.matches[k] for r in results])
-                                       for k in first.matches}, start=first.start)
-    cat = lambda name: {k: np.concatenate([getattr(r, name)[k] for r in results])  # noqa: E731
-                        for k in getattr(first, name)}
-    return bo.Result(rules=first.rules, policies=first.policies, seed=first.seed,
-                     deals=cat("deals"), play=cat("play") if first.play is not None else None,
-                     start=first.start)
+    return concat_results(results, ("deals", "play", "matches"))
 
 
 def tidy(result):

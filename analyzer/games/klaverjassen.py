@@ -5,6 +5,8 @@ Rules: docs/rules.md (Klaverjassen, Rotterdam with variants); engine:
 """
 import numpy as np
 
+from . import concat_results
+
 from fastsim import klaverjassen as kj
 from fastsim.klaverjassen_schema import (PIMC_WORLDS, PLAYERS, POLICIES as _POLICIES,
                                          POLICY_NAMES, RulesError)
@@ -61,14 +63,6 @@ def make_setup(unit="deal", trump=None, playing_team=None, variant=(), dealer=0)
     return Setup(rules, unit == "boompje", t, team)
 
 
-def resolve(deals, games, options):
-    if deals is not None and games is not None:
-        raise RulesError("give --deals or --games, not both")
-    if games is not None:
-        return make_setup("boompje", **options), games
-    return make_setup("deal", **options), DEFAULT_COUNT["deal"] if deals is None else deals
-
-
 def parse_policies(setup, policy="heuristic", seat_policy=()):
     return kj.parse_seat_policies(policy, seat_policy)
 
@@ -82,18 +76,6 @@ def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=Fals
     return kj.simulate(setup.rules, n, seed=seed, policies=policies, boompje=setup.boompje,
                        trump=setup.trump, playing_team=setup.playing_team, threads=threads,
                        game_start=start, record=record, worlds=worlds)
-
-
-def concat(results):
-    first = results[0]
-    if len(results) == 1:
-        return first
-    cat = lambda name: {k: np.concatenate([getattr(r, name)[k] for r in results])  # noqa: E731
-                        for k in getattr(first, name)}
-    return kj.Result(rules=first.rules, policies=first.policies, seed=first.seed,
-                     boompje=first.boompje, fixed_trump=first.fixed_trump,
-                     fixed_team=first.fixed_team, deals=cat("deals"), games=cat("games"),
-                     play=cat("play") if first.play is not None else None)
 
 
 def tidy(result):
@@ -244,3 +226,6 @@ CLI_OPTIONS = [
     (("--variant",), dict(multiple=True, metavar="NAME[=VALUE]", help="amsterdam, undertrump=forced, four_of_a_kind=all_100.")),
 ]
 GAMES_OPTION = ("--games",)
+
+
+concat = concat_results   # chunk results joined (the registry interface)
