@@ -16,10 +16,12 @@ empty folder. The folder is the first writable of
 2. ``$XDG_CACHE_HOME/troef/numba-<key>`` (``~/.cache`` when ``XDG_CACHE_HOME`` is unset),
 3. ``fastsim/__pycache__/numba-<key>`` next to this file;
 
-when none is writable the kernels are compiled in memory, once per process, and
+when none is writable the kernels are compiled in memory, once per process (never into
+numba's own unkeyed folders, never its "no locator available" error), and
 :func:`cache_info` says so (``mode == "memory"``) -- the front end prints the note, this
-package does no output. Keyed folders of other code versions that have not been used for
-:data:`PRUNE_AFTER_DAYS` days are removed when a new folder is made.
+package does no output. When a new keyed folder is made, the sibling folders of other code
+versions unused for :data:`PRUNE_AFTER_DAYS` days, or beyond the :data:`PRUNE_KEEP` most
+recently used, are removed (a full set of kernels takes about 30 MB).
 """
 import hashlib
 import os
@@ -29,7 +31,8 @@ import tempfile
 import time
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-PRUNE_AFTER_DAYS = 30
+PRUNE_AFTER_DAYS = 7            # keyed folders of other code versions unused this long go
+PRUNE_KEEP = 8                  # and so do all but the PRUNE_KEEP most recently used
 _MARKER = "troef-cache"          # file in every keyed folder: its mtime says when last used
 
 _state = {"installed": False, "mode": None, "path": None, "new": False, "tried": ()}
@@ -109,41 +112,41 @@ def _usable(path):
 
 
 def _touch_marker(path):
-    """Mark ``path`` as used now (at most one write a day); True if it was new."""
+    """Mark ``path`` as used now; True if it was new (no marker yet)."""
     marker = os.path.join(path, _MARKER)
+    new = not os.path.exists(marker)
     try:
-        age = time.time() - os.stat(marker).st_mtime
-    except OSError:
-        age = None
-    try:
-        if age is None:
+        if new:
             with open(marker, "w") as f:
                 f.write(f"troef compiled-kernel cache; key {cache_key()}\n")
-        elif age > 86400:
+        else:
             os.utime(marker)
     except OSError:
         pass
-    return age is None
+    return new
 
 
 def _prune(parent, keep):
-    """Remove keyed sibling folders of ``keep`` unused for PRUNE_AFTER_DAYS days."""
+    """Remove the keyed sibling folders of ``keep`` that were unused for PRUNE_AFTER_DAYS
+    days or are beyond the PRUNE_KEEP most recently used (only folders with our marker)."""
     limit = time.time() - PRUNE_AFTER_DAYS * 86400
-    prefix = "numba-"
     try:
         names = os.listdir(parent)
     except OSError:
         return
+    used = []
     for name in names:
         path = os.path.join(parent, name)
-        if path == keep or not name.startswith(prefix) or len(name) != len(prefix) + 16:
+        if path == keep or not name.startswith("numba-") or len(name) != len("numba-") + 16:
             continue
-        marker = os.path.join(path, _MARKER)
         try:
-            if os.stat(marker).st_mtime < limit:
-                shutil.rmtree(path, ignore_errors=True)
+            used.append((os.stat(os.path.join(path, _MARKER)).st_mtime, path))
         except OSError:
             pass                 # not ours (no marker) or vanished: leave it
+    used.sort(reverse=True)
+    for rank, (mtime, path) in enumerate(used):
+        if mtime < limit or rank >= PRUNE_KEEP:
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def _locate():
@@ -196,15 +199,24 @@ def install():
     impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
     impl._locator_classes.insert(0, TroefCacheLocator)
 
-    # Nothing writable: keep numba's NullCache for our kernels (compile in memory)
-    # instead of its "cannot cache function ...: no locator available" error.
+    # Our kernels cache in the keyed folder or not at all: never in numba's unkeyed folders
+    # (stale after a change elsewhere), and never its "cannot cache function ...: no
+    # locator available" error when nothing is writable -- NullCache, compile in memory.
     enable = dispatcher.Dispatcher.enable_caching
 
     def enable_caching(self):
-        if _state["mode"] == "memory" and _ours(getattr(self.py_func, "__code__", None)
-                                                and self.py_func.__code__.co_filename):
-            return
-        enable(self)
+        code = getattr(self.py_func, "__code__", None)
+        if code is None or not _ours(code.co_filename) or caching.config.CACHE_LOCATOR_CLASSES:
+            return enable(self)          # not ours, or the user chose numba's locators
+        if _state["mode"] == "disk":
+            try:
+                enable(self)
+            except RuntimeError:         # no locator at all
+                pass
+            else:
+                if isinstance(self._cache._impl.locator, TroefCacheLocator):
+                    return
+        self._cache = caching.NullCache()
 
     dispatcher.Dispatcher.enable_caching = enable_caching
     _state["installed"] = True

@@ -128,21 +128,42 @@ def test_cache_folder_order(tmp_path, monkeypatch):
     assert where() == ("memory", None)
 
 
+def _keyed_folders(parent, ages):
+    """Keyed folders with our marker, last used ``ages`` seconds ago."""
+    now = os.stat(parent.parent).st_mtime
+    out = []
+    for i, age in enumerate(ages):
+        d = parent / f"numba-{i:016x}"
+        d.mkdir(parents=True)
+        (d / "troef-cache").write_text("")
+        os.utime(d / "troef-cache", (now - age, now - age))
+        out.append(d)
+    return out
+
+
 def test_old_keyed_folders_are_pruned(tmp_path, monkeypatch):
     from numba.core import config
     from fastsim import _cache
-    parent = tmp_path / "nb" / "troef"
-    old, recent, other = parent / ("numba-" + "0" * 16), parent / ("numba-" + "1" * 16), parent / "mine"
-    for d in (old, recent, other):
-        d.mkdir(parents=True)
-    for d in (old, recent):
-        (d / _cache._MARKER).write_text("")
-    stale = (_cache.PRUNE_AFTER_DAYS + 1) * 86400
-    os.utime(old / _cache._MARKER, (0, os.stat(old).st_mtime - stale))
-    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "nb"))
+    day = 86400
+    # by age: unused for longer than PRUNE_AFTER_DAYS
+    (tmp_path / "a").mkdir()
+    recent, stale = _keyed_folders(tmp_path / "a" / "troef",
+                                   [day, (_cache.PRUNE_AFTER_DAYS + 1) * day])
+    foreign = [tmp_path / "a" / "troef" / "mine", tmp_path / "a" / "troef" / ("numba-" + "e" * 16)]
+    for d in foreign:                                 # no marker: not ours, left alone
+        d.mkdir()
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "a"))
     mode, path, new, _ = _cache._locate()
-    assert new and Path(path).parent == parent
-    assert not old.exists() and recent.exists() and other.exists()
+    assert new and Path(path).parent == recent.parent and Path(path).exists()
+    assert recent.exists() and not stale.exists() and all(d.exists() for d in foreign)
+    # by number: all but the PRUNE_KEEP most recently used
+    (tmp_path / "b").mkdir()
+    keyed = _keyed_folders(tmp_path / "b" / "troef", [60 * i for i in range(_cache.PRUNE_KEEP + 2)])
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "b"))
+    _cache._locate()
+    assert [d.exists() for d in keyed] == [True] * _cache.PRUNE_KEEP + [False, False]
+    _cache._locate()                                  # the folder exists now: no pruning
+    assert all(d.exists() for d in keyed[:_cache.PRUNE_KEEP])
 
 
 def test_compile_note_prints_one_line_and_counts_the_time(tmp_path):
