@@ -73,7 +73,11 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["--one"]:
         return _run_one(argv[1:])
-    quiet = "-q" in argv
+    if any(a not in ("-q", "--quiet") for a in argv):
+        print("usage: python -m analyzer.warm [-q]\n" + __doc__.strip().splitlines()[0],
+              file=sys.stderr)
+        return 0 if set(argv) <= {"-h", "--help", "-q", "--quiet"} else 2
+    quiet = bool(argv)
     jobs = max(1, min(len(COMMANDS), os.cpu_count() or 1))
     t0 = time.perf_counter()
     failed = 0
