@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+WARM   := $(VENV)/.warm
 
 .PHONY: setup demo test bench clean
 
@@ -12,7 +13,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+# Compile every command's kernels once (tiny runs), again whenever fastsim/ changes; the
+# cache is keyed by the code (fastsim/_cache.py). A failed warm-up only costs a slower first run.
+$(WARM): $(STAMP) $(wildcard fastsim/*.py)
+	$(BIN)/python -m analyzer.warm || echo "troef: warm-up incomplete; the first runs will compile"
+	touch $(WARM)
+
+setup: $(STAMP) $(WARM)
 
 demo: setup
 	$(BIN)/troef simulate boerenbridge --players 4 --hand-size 8 --deals 1000000 --seed 1
