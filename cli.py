@@ -112,6 +112,8 @@ def main():
     """Monte Carlo strategy analyzer for Boerenbridge, Klaverjassen, Bonken and Boonaken.
 
     The rules of every game and variant: docs/rules.md."""
+    from analyzer import compile_note
+    compile_note.install()      # one stderr line while kernels compile on a cold cache
 
 
 @main.group(cls=TroefGroup)

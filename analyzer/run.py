@@ -250,6 +250,8 @@ def run(spec, out=None, resume=False, backend=None, progress=None, keep_result=F
     if record_path is not None and not spec.record:
         spec = replace(spec, record=True)
     backend = backend if backend is not None else LocalBackend()
+    from .compile_note import seconds_compiling
+    c0 = seconds_compiling()     # compile time is told (compile_note), not counted as play
     summ = registry.Summary(entry, spec.setup)
     results = []
 
@@ -280,7 +282,7 @@ def run(spec, out=None, resume=False, backend=None, progress=None, keep_result=F
                 except KeyboardInterrupt as e:
                     e.troef_dataset = ds.describe()
                     raise
-            outcome.seconds = time.perf_counter() - t0
+            outcome.seconds = max(0.0, time.perf_counter() - t0 - (seconds_compiling() - c0))
             ds.finish()
             outcome.chunks = spec.n_chunks
             outcome.rows = sum(r["rows"] for r in ds.saved.values())
@@ -290,7 +292,7 @@ def run(spec, out=None, resume=False, backend=None, progress=None, keep_result=F
             t0 = time.perf_counter()
             outcome.played = execute(spec, range(spec.n_chunks), mode, backend, progress,
                                      on_chunk)
-            outcome.seconds = time.perf_counter() - t0
+            outcome.seconds = max(0.0, time.perf_counter() - t0 - (seconds_compiling() - c0))
     outcome.summary = summ.payload()
     if in_memory:
         result = entry.concat(results) if results else spec.empty_result()
