@@ -18,9 +18,9 @@ from numba import njit, prange
 from .bits import suit_mask_nb, popcount_nb
 from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_nb,
                       random_card_nb)
-from .pimc_nb import deal_hidden_nb, draw_world_nb, list_cards_nb, best_index_nb
+from .pimc_nb import deal_hidden_nb, decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
 from .trick import trick_key_nb, trick_so_far_nb, NATURAL_ORDER
-from .rng import run_key_nb, deal_key_nb, below_nb
+from .rng import KEY_PIMC_BID, run_key_nb, deal_key_nb, below_nb, shuffle_nb
 from .boerenbridge_schema import (
     POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK, BAUER_BONUS,
     BLIND_MULTIPLIER, LEADER_BONUS, EARLIER_BIDS_SHIFT, MAX_SEATS,
@@ -193,7 +193,7 @@ def pimc_card_nb(dkey, n, h, me, hand, legal, turned, trump, played, bids, won, 
     hands2 = np.empty(MAX_SEATS, dtype=np.int64)
     won2 = np.empty(MAX_SEATS, dtype=np.int64)
     tc2 = np.empty(MAX_SEATS, dtype=np.int64)
-    base = deal_key_nb(dkey, 1_000_000 + (t * 8 + me))
+    base = decision_key_nb(dkey, t, me)
     for w in range(worlds):
         draw_world_nb(deal_key_nb(base, w), n, me, hand, unseen, cap, voids, world)
         for k in range(n_legal):
@@ -225,7 +225,7 @@ def pimc_bid_nb(dkey, n, h, me, hand, turned, trump, bids, bid_sum, forbidden, s
     tc2 = np.empty(MAX_SEATS, dtype=np.int64)
     novoids = np.zeros(MAX_SEATS, dtype=np.int64)
     totals = np.zeros(h + 1, dtype=np.int64)
-    base = deal_key_nb(dkey, 2_000_000 + me)
+    base = deal_key_nb(dkey, KEY_PIMC_BID + me)
     for w in range(worlds):
         sample_world_nb(deal_key_nb(base, w), n, h, me, hand, unseen, 0, 0, 0, novoids, world)
         for b in range(h + 1):
@@ -475,11 +475,7 @@ def bid_query_nb(seed, n, h, my_pos, my_hand, turned, trump, unseen, given, cond
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             dkey = deal_key_nb(rkey, start + i)
             deck[:] = unseen
-            for k in range(m):
-                j = k + below_nb(dkey, k, U - k)
-                t = deck[k]
-                deck[k] = deck[j]
-                deck[j] = t
+            shuffle_nb(dkey, 0, deck, 0, m, U)
             q = 0
             for p in range(n):
                 if p == my_pos:

@@ -16,12 +16,8 @@ MIN_PLAYERS, MAX_PLAYERS = 3, 7
 MAX_SEATS = 8  # array width for per-seat scratch
 
 # policies (per seat)
-POLICY_RANDOM = 0
-POLICY_HEURISTIC = 1
-POLICY_PIMC = 2
-POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "pimc": POLICY_PIMC}
-PIMC_WORLDS = 16   # sampled deals per pimc decision (the default; --worlds changes it)
-POLICY_NAMES = {v: k for k, v in POLICIES.items()}
+from .common import (PIMC_WORLDS, POLICIES, POLICY_HEURISTIC, POLICY_NAMES,  # noqa: E402,F401
+                     POLICY_PIMC, POLICY_RANDOM)
 
 # scoring modes
 SCORING = {"standard": 0, "hard": 1, "dutch": 2}

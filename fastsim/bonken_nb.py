@@ -18,12 +18,14 @@ from numba import njit, prange
 from .bits import popcount_nb, lowest_nb, highest_nb, suit_mask_nb, low_card_nb, high_card_nb
 from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_nb,
                       random_card_nb, above_nb)
-from .rng import run_key_nb, deal_key_nb, below_nb
-from .pimc_nb import draw_world_nb, list_cards_nb, best_index_nb
+from .rng import run_key_nb, deal_key_nb, shuffle_nb
+from .pimc_nb import decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
 from .trick import trick_key_nb, trick_so_far_nb, NATURAL_ORDER
 from .bonken_schema import (
     DUCKING, NO_HEARTS, NO_MEN, NO_QUEENS, NO_KH, NO_LAST, DOMINO, NO_TRUMP, TRUMP_S,
     N_NEGATIVE, BASELINE, RISK, POLICY_RANDOM, POLICY_PIMC, CTR_CHOICE, CTR_PLAY, CTR_DOMINO,
+    PTS_DUCKING_TRICK, PTS_HEART, PTS_KING, PTS_JACK, PTS_QUEEN, PTS_KH, PTS_LAST,
+    PTS_TRUMP_TRICK, PTS_DOMINO_LOSER,
 )
 
 HEARTS = np.int64(0x1FFF) << 16
@@ -60,22 +62,23 @@ def trump_of_nb(contract):
 def negative_cost_nb(hand, contract):
     """Heuristic expected loss of a negative contract, hundredths of points."""
     if contract == DUCKING:
-        return 5 * hand_value_nb(hand, -1)
+        return PTS_DUCKING_TRICK * hand_value_nb(hand, -1)
     if contract == NO_HEARTS:
         c = 0
         m = hand & HEARTS
         while m:
-            c += 5 * RISK[lowest_nb(m) & 15]
+            c += PTS_HEART * RISK[lowest_nb(m) & 15]
             m &= m - 1
         return c
     if contract == NO_MEN:
-        return 20 * RISK[11] * popcount_nb(hand & KINGS) + 10 * RISK[9] * popcount_nb(hand & JACKS)
+        return (PTS_KING * RISK[11] * popcount_nb(hand & KINGS)
+                + PTS_JACK * RISK[9] * popcount_nb(hand & JACKS))
     if contract == NO_QUEENS:
-        return 30 * RISK[10] * popcount_nb(hand & QUEENS)
+        return PTS_QUEEN * RISK[10] * popcount_nb(hand & QUEENS)
     if contract == NO_KH:
-        return 50 * RISK[11] if hand & KH else 0
+        return PTS_KH * RISK[11] if hand & KH else 0
     if contract == NO_LAST:
-        return (50 * hand_value_nb(hand, -1)) // 13
+        return (PTS_LAST * hand_value_nb(hand, -1)) // 13
     # domino: cards far from the 8 are played late
     s = 0
     m = hand
@@ -141,21 +144,21 @@ def legal_bonken_nb(hand, j, led, restrict, after_broken, broken):
 @njit(cache=True, inline="always")
 def score_trick_nb(contract, trick, t, win_pos, scores):
     if contract == DUCKING:
-        scores[win_pos] -= 5
+        scores[win_pos] -= PTS_DUCKING_TRICK
     elif contract == NO_HEARTS:
-        scores[win_pos] -= 5 * popcount_nb(trick & HEARTS)
+        scores[win_pos] -= PTS_HEART * popcount_nb(trick & HEARTS)
     elif contract == NO_MEN:
-        scores[win_pos] -= 20 * popcount_nb(trick & KINGS) + 10 * popcount_nb(trick & JACKS)
+        scores[win_pos] -= PTS_KING * popcount_nb(trick & KINGS) + PTS_JACK * popcount_nb(trick & JACKS)
     elif contract == NO_QUEENS:
-        scores[win_pos] -= 30 * popcount_nb(trick & QUEENS)
+        scores[win_pos] -= PTS_QUEEN * popcount_nb(trick & QUEENS)
     elif contract == NO_KH:
         if trick & KH:
-            scores[win_pos] -= 50
+            scores[win_pos] -= PTS_KH
     elif contract == NO_LAST:
         if t == 12:
-            scores[win_pos] -= 50
+            scores[win_pos] -= PTS_LAST
     else:
-        scores[win_pos] += 10
+        scores[win_pos] += PTS_TRUMP_TRICK
 
 
 @njit(cache=True, inline="always")
@@ -220,7 +223,7 @@ def pimc_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, t
     h2 = np.empty(4, dtype=np.int64)
     sc = np.empty(4, dtype=np.int64)
     tc2 = np.empty(4, dtype=np.int64)
-    base = deal_key_nb(dkey, 1_000_000 + t * 8 + me)
+    base = decision_key_nb(dkey, t, me)
     for w in range(worlds):
         draw_world_nb(deal_key_nb(base, w), 4, me, hand, unseen, cap, voids, world)
         for k in range(n_legal):
@@ -389,7 +392,7 @@ def play_domino_nb(dkey, hands, pol, scores, rec_moves, rec_out, record):
     for q in range(4):
         if hands[q] != 0:
             loser = q
-    scores[loser] = -50
+    scores[loser] = -PTS_DOMINO_LOSER
     return m, loser
 
 
@@ -500,11 +503,7 @@ def contract_query_nb(seed, my_hand, unseen, contracts, pol, after_broken, world
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             dkey = deal_key_nb(rkey, start + i)
             deck[:] = unseen
-            for k in range(38):
-                j = k + below_nb(dkey, k, 39 - k)
-                t = deck[k]
-                deck[k] = deck[j]
-                deck[j] = t
+            shuffle_nb(dkey, 0, deck, 0, 38, 39)
             q = 0
             for p in range(4):
                 if p == 1:

@@ -26,17 +26,28 @@ ALIASES = {"no-kh": NO_KH, "no-king": NO_KH, "nt": NO_TRUMP, "notrump": NO_TRUMP
            "trump-clubs": TRUMP_C}
 NEGATIVE_IDS = tuple(range(7))
 TRUMP_IDS = tuple(range(7, 12))
-CONTRACT_TOTAL = [-65, -65, -120, -120, -50, -50, -50, 130, 130, 130, 130, 130]
+# the scoring table (docs/rules.md §3), defined once for the engine and its heuristics
+PTS_DUCKING_TRICK = 5     # Ducking: per trick taken
+PTS_HEART = 5             # No Hearts: per heart
+PTS_KING = 20             # No Men: per king
+PTS_JACK = 10             # No Men: per jack
+PTS_QUEEN = 30            # No Queens: per queen
+PTS_KH = 50               # No King of Hearts
+PTS_LAST = 50             # No Last: the last trick
+PTS_TRUMP_TRICK = 10      # trump contracts: per trick taken (a gain)
+PTS_DOMINO_LOSER = 50     # Domino: the player left holding cards
+
+# each contract's total over a round (negative: the points every player loses together)
+CONTRACT_TOTAL = ([-13 * PTS_DUCKING_TRICK, -13 * PTS_HEART, -4 * (PTS_KING + PTS_JACK),
+                   -4 * PTS_QUEEN, -PTS_KH, -PTS_LAST, -PTS_DOMINO_LOSER]
+                  + [13 * PTS_TRUMP_TRICK] * 5)
 # quarter of each negative total, hundredths of points (heuristic contract choice)
-BASELINE = np.array([1625, 1625, 3000, 3000, 1250, 1250, 1250], dtype=np.int64)
+BASELINE = np.array([-25 * t for t in CONTRACT_TOTAL[:7]], dtype=np.int64)
 RISK = np.array([5, 5, 5, 5, 10, 15, 20, 25, 35, 45, 60, 75, 90], dtype=np.int64)
 
-POLICY_RANDOM = 0
-POLICY_HEURISTIC = 1
-POLICY_PIMC = 2     # trick play by pimc; contract choice and Domino by the heuristic
-POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "pimc": POLICY_PIMC}
-PIMC_WORLDS = 16
-POLICY_NAMES = {v: k for k, v in POLICIES.items()}
+# policies (per seat; shared, fastsim/common.py): pimc = trick play by pimc; contract choice and Domino by the heuristic
+from .common import (PIMC_WORLDS, POLICIES, POLICY_HEURISTIC, POLICY_NAMES,  # noqa: E402,F401
+                     POLICY_PIMC, POLICY_RANDOM)
 
 CTR_CHOICE = 60
 CTR_PLAY = 128

@@ -14,8 +14,8 @@ from numba import njit, prange
 from .bits import popcount_nb, lowest_nb, suit_mask_nb, RANK_MASK
 from .play_nb import random_card_nb
 from .trick import table_value_nb, beats_ranked_nb
-from .rng import run_key_nb, deal_key_nb, below_nb
-from .pimc_nb import draw_world_nb, list_cards_nb, best_index_nb
+from .rng import run_key_nb, deal_key_nb, below_nb, shuffle_nb
+from .pimc_nb import decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
 from .boonaken_schema import (
     TRUMP_STRENGTH, PLAIN_STRENGTH, TRUMP_POINTS, PLAIN_POINTS, LADDER_VALUE, MISERE, ZWABBER,
     BOONAAK, LAYOUT_OPEN, LAYOUT_BLIND, POLICY_RANDOM, POLICY_PIMC, CTR_AUCTION, CTR_AUCTION_PICK,
@@ -25,7 +25,7 @@ from .boonaken_schema import (
 )
 
 TRUMP_STRENGTH8 = TRUMP_STRENGTH + 8   # a trump outranks every plain card
-DECK32 = np.array([16 * s + r for s in range(4) for r in range(5, 13)], dtype=np.int64)
+from .cards import DECK32  # noqa: E402
 FULL32 = np.int64(sum(1 << int(c) for c in DECK32))
 
 
@@ -376,11 +376,7 @@ def play_deal_nb(dkey, n, preset, pol, worlds, deck, hands, info, mis, won, cpts
                  rec_auction, rec_cards, rec_lead, rec_win, rec_draw, rec_deck, record):
     """Deal, auction, exchange, play and judge one deal among ``n`` positions."""
     deck[:] = DECK32
-    for i in range(31):
-        j = i + below_nb(dkey, i, 32 - i)
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
+    shuffle_nb(dkey, 0, deck, 0, 31, 32)
     if record:
         for i in range(32):
             rec_deck[i] = deck[i]
@@ -609,7 +605,7 @@ def pimc_card_nb(dkey, n, preset, me, hand, legal, hands, deck, stock_pos, trump
     vv = np.zeros(8, dtype=np.int64)
     for q in range(n):
         vv[q] = voids[q]
-    base = deal_key_nb(dkey, 1_000_000 + t * 8 + me)
+    base = decision_key_nb(dkey, t, me)
     for w in range(worlds):
         wkey = deal_key_nb(base, w)
         draw_world_nb(wkey, n + 1, me, hand, unseen, cap, vv, world)
@@ -622,11 +618,7 @@ def pimc_card_nb(dkey, n, preset, me, hand, legal, hands, deck, stock_pos, trump
             deck2[k] = lowest_nb(y)
             y &= y - 1
             k += 1
-        for i in range(stock_pos, 31):
-            j = i + below_nb(wkey, 1000 + i, 32 - i)
-            tmp = deck2[i]
-            deck2[i] = deck2[j]
-            deck2[j] = tmp
+        shuffle_nb(wkey, 1000, deck2, stock_pos, 31, 32)
         for kk in range(n_legal):
             c = cards[kk]
             for q in range(n):
@@ -996,11 +988,7 @@ def bid_query_nb(seed, n, preset, my_hand, open_cards, unseen, others_pol, world
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             dkey = deal_key_nb(rkey, start + i)
             pool[:] = unseen
-            for k in range(U - 1):
-                j = k + below_nb(dkey, k, U - k)
-                t = pool[k]
-                pool[k] = pool[j]
-                pool[j] = t
+            shuffle_nb(dkey, 0, pool, 0, U - 1, U)
             # lay the deck out as the deal would: hands, table, rest
             x = my_hand
             for k in range(6):

@@ -46,12 +46,9 @@ def table_layout(preset, n):
 LAYOUT_OPEN = np.array([[table_layout(p, n)[0] for n in range(6)] for p in range(3)], dtype=np.int64)
 LAYOUT_BLIND = np.array([[table_layout(p, n)[1] for n in range(6)] for p in range(3)], dtype=np.int64)
 
-POLICY_RANDOM = 0
-POLICY_HEURISTIC = 1
-POLICY_PIMC = 2     # card play by pimc; auction, exchange and trump by the heuristic
-POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "pimc": POLICY_PIMC}
-PIMC_WORLDS = 16
-POLICY_NAMES = {v: k for k, v in POLICIES.items()}
+# policies (per seat; shared, fastsim/common.py): pimc = card play by pimc; auction, exchange and trump by the heuristic
+from .common import (PIMC_WORLDS, POLICIES, POLICY_HEURISTIC, POLICY_NAMES,  # noqa: E402,F401
+                     POLICY_PIMC, POLICY_RANDOM)
 
 CTR_AUCTION = 64
 CTR_AUCTION_PICK = 2000

@@ -11,6 +11,7 @@ Two notations, chosen explicitly (``H`` and ``K`` mean different things in each)
 * ``nl``: rank ``2-9``, ``10``/``T``, ``B`` (boer), ``V`` (vrouw), ``H`` (heer), ``A`` (aas);
   suit ``S`` schoppen, ``H`` harten, ``R`` ruiten, ``K`` klaveren: ``HH`` = heer harten.
 """
+import numpy as np
 import re
 
 SUITS = "SHDC"
@@ -26,6 +27,8 @@ RANK_MASK = 0x1FFF
 N_CODES = 64  # card codes live in 0..63
 
 RANK_7 = 5  # rank index of the 7, lowest card of the 32-card deck
+# the 32-card deck (Klaverjassen, Boonaken) in code order
+DECK32 = np.array([16 * s + r for s in range(4) for r in range(RANK_7, 13)], dtype=np.int64)
 
 
 class CardError(ValueError):

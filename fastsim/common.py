@@ -2,6 +2,16 @@
 import numpy as np
 
 
+# the built-in policies of every game (per seat); the reproducibility of pimc rests on
+# its world count, so the default lives here once (--worlds changes it)
+POLICY_RANDOM = 0
+POLICY_HEURISTIC = 1
+POLICY_PIMC = 2
+POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "pimc": POLICY_PIMC}
+PIMC_WORLDS = 16   # sampled deals per pimc decision
+POLICY_NAMES = {v: k for k, v in POLICIES.items()}
+
+
 class RulesError(ValueError):
     """Rules, variant or option input that cannot be played; one line for the user."""
 

@@ -18,8 +18,8 @@ from numba import njit, prange
 from .bits import popcount_nb, lowest_nb, suit_mask_nb, RANK_MASK
 from .play_nb import random_card_nb
 from .trick import table_value_nb, beats_ranked_nb
-from .rng import run_key_nb, deal_key_nb, below_nb
-from .pimc_nb import draw_world_nb, list_cards_nb, best_index_nb
+from .rng import run_key_nb, deal_key_nb, below_nb, shuffle_nb
+from .pimc_nb import decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
 from .klaverjassen_schema import (
     TRUMP_STRENGTH, PLAIN_STRENGTH, TRUMP_POINTS, PLAIN_POINTS, TRUMP_ABOVE, PLAIN_ABOVE,
     CALL_TRUMP_VALUE, CALL_THRESHOLD, POLICY_RANDOM, POLICY_PIMC, CTR_CALL, CTR_FORCED, CTR_PLAY,
@@ -37,7 +37,7 @@ def _run_value(x):
 # roem of a run, by the 13-bit rank set of one suit in a trick
 RUN_VALUE = np.array([_run_value(x) for x in range(1 << 13)], dtype=np.int64)
 TRUMP_STRENGTH8 = TRUMP_STRENGTH + 8   # a trump outranks every plain card
-DECK32 = np.array([16 * s + r for s in range(4) for r in range(5, 13)], dtype=np.int64)
+from .cards import DECK32  # noqa: E402
 FULL32 = np.int64(sum(1 << int(c) for c in DECK32))
 
 
@@ -273,11 +273,7 @@ def heuristic_play_nb(hand, legal, j, led, trump, winner, win_mine, partner_winn
 @njit(cache=True)
 def deal32_nb(dkey, deck, hands):
     deck[:] = DECK32
-    for i in range(31):
-        j = i + below_nb(dkey, i, 32 - i)
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
+    shuffle_nb(dkey, 0, deck, 0, 31, 32)
     for p in range(4):
         m = np.int64(0)
         for i in range(8 * p, 8 * p + 8):
@@ -373,7 +369,7 @@ def pimc_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, 
     sc = np.empty(2, dtype=np.int64)
     tc2 = np.empty(4, dtype=np.int64)
     mine = team_of_pos[me]
-    base = deal_key_nb(dkey, 1_000_000 + t * 8 + me)
+    base = decision_key_nb(dkey, t, me)
     for w in range(worlds):
         draw_world_nb(deal_key_nb(base, w), 4, me, hand, unseen, cap, voids, world)
         for k in range(n_legal):
@@ -635,11 +631,7 @@ def trump_query_nb(seed, my_hand, my_pos, unseen, forced, condition, pol, amster
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             dkey = deal_key_nb(rkey, start + i)
             deck[:] = unseen
-            for k in range(23):
-                j = k + below_nb(dkey, k, 24 - k)
-                t = deck[k]
-                deck[k] = deck[j]
-                deck[j] = t
+            shuffle_nb(dkey, 0, deck, 0, 23, 24)
             q = 0
             for p in range(4):
                 if p == my_pos:

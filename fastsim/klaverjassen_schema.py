@@ -43,12 +43,9 @@ for _r, _v in {9: 45, 7: 35, 12: 25, 8: 20, 11: 15, 10: 12, 6: 10, 5: 10}.items(
     CALL_TRUMP_VALUE[_r] = _v
 CALL_THRESHOLD = np.array([95, 90, 90, 85], dtype=np.int64)
 
-POLICY_RANDOM = 0
-POLICY_HEURISTIC = 1
-POLICY_PIMC = 2     # card play by pimc; the trump call by the heuristic
-POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "pimc": POLICY_PIMC}
-PIMC_WORLDS = 16
-POLICY_NAMES = {v: k for k, v in POLICIES.items()}
+# policies (per seat; shared, fastsim/common.py): pimc = card play by pimc; the trump call by the heuristic
+from .common import (PIMC_WORLDS, POLICIES, POLICY_HEURISTIC, POLICY_NAMES,  # noqa: E402,F401
+                     POLICY_PIMC, POLICY_RANDOM)
 
 CTR_CALL = 64
 CTR_FORCED = 68

@@ -10,9 +10,15 @@ import numpy as np
 from numba import njit
 
 from .bits import lowest_nb
-from .rng import below_nb, deal_key_nb
+from .rng import KEY_PIMC_PLAY, below_nb, deal_key_nb, shuffle_nb
 
 REST = 8   # index of the "nobody's / not dealt" bucket in the capacity arrays
+
+
+@njit(cache=True, inline="always")
+def decision_key_nb(dkey, t, me):
+    """The key of the worlds of ``me``'s pimc decision at trick ``t`` of a deal."""
+    return deal_key_nb(dkey, KEY_PIMC_PLAY + t * 8 + me)
 
 
 @njit(cache=True)
@@ -30,11 +36,7 @@ def deal_hidden_nb(wkey, n, me, my_hand, unseen, cap, voids, out):
         cards[m] = lowest_nb(x)
         x &= x - 1
         m += 1
-    for i in range(m - 1):
-        j = i + below_nb(wkey, i, m - i)
-        c = cards[i]
-        cards[i] = cards[j]
-        cards[j] = c
+    shuffle_nb(wkey, 0, cards, 0, m - 1, m)
     nvoid = np.zeros(4, dtype=np.int64)
     for q in range(n):
         if q != me:

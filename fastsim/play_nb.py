@@ -9,7 +9,7 @@ from numba import njit
 
 from .bits import (popcount_nb, lowest_nb, highest_nb, suit_mask_nb, nth_card_nb,
                    low_card_nb, high_card_nb, RANK_MASK)
-from .rng import below_nb
+from .rng import below_nb, shuffle_nb
 
 DECK52 = np.array([16 * s + r for s in range(4) for r in range(13)], dtype=np.int64)
 FULL52 = np.int64(sum(1 << int(c) for c in DECK52))
@@ -26,11 +26,7 @@ VOID_BONUS = 30
 def shuffle_prefix_nb(dkey, deck, m):
     """Partial Fisher–Yates: the first ``m`` entries of ``deck`` become a uniform sample."""
     deck[:52] = DECK52
-    for i in range(m):
-        j = i + below_nb(dkey, i, 52 - i)
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
+    shuffle_nb(dkey, 0, deck, 0, m, 52)
 
 
 @njit(cache=True)

@@ -21,6 +21,13 @@ _ONE = np.uint64(1)
 
 MAX_SEED = 2**64 - 1
 
+# Key streams derived from a deal's key (part of the reproducibility contract: changing one
+# changes every pimc result). A pimc decision of player ``me`` at trick ``t`` draws its
+# worlds from deal_key(deal key, KEY_PIMC_PLAY + 8·t + me); a Boerenbridge pimc bid of
+# ``me`` from deal_key(deal key, KEY_PIMC_BID + me).
+KEY_PIMC_PLAY = 1_000_000
+KEY_PIMC_BID = 2_000_000
+
 
 @njit(cache=True, inline="always")
 def mix64_nb(z):
@@ -78,3 +85,16 @@ def rand_block(seed, deal, counters):
     if deal < 0 or (counters < 0).any():
         raise ValueError("deal index and counters must be non-negative")
     return _rand_block_nb(check_seed(seed), np.int64(deal), counters)
+
+
+@njit(cache=True, inline="always")
+def shuffle_nb(key, counter0, arr, lo, hi, size):
+    """Fisher–Yates steps ``lo .. hi-1`` over ``arr[:size]``: step ``i`` swaps ``arr[i]``
+    with ``arr[i + below(key, counter0 + i, size - i)]``. The one shuffle of every deal,
+    world and stock (after ``hi = size - 1`` steps, or a prefix of ``hi`` cards, the
+    first ``hi`` entries are a uniform sample)."""
+    for i in range(lo, hi):
+        j = i + below_nb(key, counter0 + i, size - i)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
