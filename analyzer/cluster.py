@@ -91,7 +91,11 @@ class DaskBackend:
         self.client = None
 
     def __enter__(self):
-        import distributed
+        try:
+            import distributed
+        except ImportError:
+            raise ClusterError("Dask is not installed; install the cluster extra: "
+                               "pip install 'troef[cluster]'") from None
         for name in ("distributed", "distributed.worker", "distributed.nanny",
                      "distributed.scheduler", "distributed.core", "distributed.comm"):
             logging.getLogger(name).setLevel(logging.ERROR)

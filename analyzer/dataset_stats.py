@@ -273,10 +273,12 @@ def dataset_stats(paths, by=DEFAULT_BY, which=STATS, feature="trump_count"):
     need = list(dict.fromkeys(c for s in todo for c in s.columns))
     read = [c for c in need if c != "source"]
     n_rows = 0
+    order = list(dict.fromkeys(name for name, _ in srcs))   # the first given is the baseline
     for name, files in srcs:
         for df in _batches(files, read):
             if "source" in need:
-                df["source"] = name
+                df["source"] = pd.Categorical.from_codes(
+                    np.full(len(df), order.index(name), dtype=np.int32), categories=order)
             n_rows += len(df)
             for s in todo:
                 s.sums.add(df)

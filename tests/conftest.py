@@ -24,3 +24,20 @@ def run_cli(*args, check=None, timeout=300):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+# The long-running files and tests: `pytest -m "not slow"` is the quick subset (a few
+# minutes); `make test` (CI) runs everything.
+SLOW_FILES = ("test_boerenbridge_diff.py", "test_bonken_diff.py", "test_klaverjassen_diff.py",
+              "test_boonaken_diff.py", "test_naive_boerenbridge.py", "test_naive_bonken.py",
+              "test_naive_klaverjassen.py", "test_naive_boonaken.py", "test_cache.py",
+              "test_scaleout.py", "test_fingerprint.py", "test_boerenbridge_exact.py")
+SLOW_TESTS = ("test_dask_runs_equal_local_runs_for_every_game", "test_cli_and_bid_advice",
+              "test_one_card_query_agrees_with_exact_enumeration",
+              "test_trump_query_consistency")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.name in SLOW_FILES or item.originalname in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
