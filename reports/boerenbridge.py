@@ -11,8 +11,6 @@ Every statistic comes from :mod:`analyzer.stats`; this module only plots its Dat
 ``--from FILE`` reports on a saved results file: the variant comparison is left out, the
 policy comparison is kept when the file mixes policies.
 """
-import time
-
 import numpy as np
 import pandas as pd
 
@@ -61,73 +59,67 @@ def _footer(meta):
 
 
 def _simulate(deals, policy, variants, seed, players, threads):
-    from analyzer.frames import tidy_boerenbridge
-    from analyzer.storage import run_metadata
-    from fastsim import boerenbridge as bb
-    from fastsim.boerenbridge_schema import POLICIES, build_rules, parse_seat_policies
-    from fastsim.rng import check_seed
-    rules = build_rules(players=players, variants=variants)
-    check_seed(seed)
-    pols = parse_seat_policies(rules.players, policy.lower())
+    from analyzer.games import boerenbridge as entry
+    from fastsim.boerenbridge_schema import POLICIES
+    setup = entry.make_setup("game", players=players, variant=variants)
+    rules = setup.rules
+    pols = entry.parse_policies(setup, policy.lower())
     K = len(rules.schedule)
     games = max(1, deals // K)
     n = rules.players
 
-    def run(r, p):
-        res = bb.simulate(r, games, seed=seed, policies=p, threads=threads)
-        return tidy_boerenbridge(res), run_metadata(res)
+    def run(s, p):
+        _, frame, m = C.simulate(GAME, s, games, seed, p, threads)
+        return frame, m
 
-    df, meta = run(rules, pols)
+    df, meta = run(setup, pols)
     alt_vars = [(k, v) for k, v in rules.variants.items() if k != "dealer_rule"]
     alt_vars.append(("dealer_rule", "off" if rules.dealer_rule else "on"))
-    alt_rules = build_rules(players=rules.players, variants=alt_vars)
-    df_alt, meta_alt = run(alt_rules, pols)
+    alt = entry.make_setup("game", players=rules.players, variant=alt_vars)
+    df_alt, meta_alt = run(alt, pols)
     mixed = np.array([POLICIES["heuristic"] if s % 2 == 0 else POLICIES["random"]
                       for s in range(n)], dtype=np.int8)
-    df_mix, meta_mix = run(rules, mixed)
+    df_mix, meta_mix = run(setup, mixed)
     what = (f"{games:,} games × {K} deals = {games * K:,} deals ({games * K * n:,} player-deals)"
             if K > 1 else f"{games:,} deals of {rules.schedule[0]} cards ({games * n:,} player-deals)")
     runs = [
-        C.run_entry("main", f"{what}; {C.policy_text(meta['policies'])}", meta),
+        C.main_run(what, meta),
         C.run_entry("variant", f"the same deals with dealer rule "
-                    f"{'on' if alt_rules.dealer_rule else 'off'}", meta_alt),
+                    f"{'on' if alt.rules.dealer_rule else 'off'}", meta_alt),
         C.run_entry("policy", "the same deals, heuristic in the even seats and random in the "
                     f"odd ({C.policy_text(meta_mix['policies'])})", meta_mix),
     ]
-    return df, meta, runs, (df_alt, meta_alt), df_mix
+    return df, meta, runs, [], ((df_alt, meta_alt), df_mix)
+
+
+def _read(df, meta, from_path):
+    df_mix = df if df["policy"].nunique() > 1 else None
+    runs = [C.run_entry("main", f"{df['deal'].nunique():,} deals ({len(df):,} player-deals) "
+                        f"read from {from_path}", meta)]
+    omitted = ["the variant comparison (dealer rule on against off) needs a second run; "
+               "simulate with --deals to include it."]
+    if df_mix is None:
+        omitted.append("the policy comparison: every seat of the results file plays "
+                       f"{df['policy'].iloc[0]}.")
+    return runs, omitted, (None, df_mix)
+
+
+def _score_and_exact(labels, table, xlabel):
+    """Two panels: mean score and exact-bid rate per label."""
+    return C.bar_panels(labels, table, xlabel, [
+        ("mean_score", "mean score (points per deal)", {"fmt": lambda v: f"{v:.2f}"}),
+        ("exact_rate", "exact-bid rate (%)", {"pct": True, "color": C.COLORS[2]})])
 
 
 def build(out, deals=None, from_path=None, policy=None, variants=(), seed=None, players=None,
           preset=None, threads=None):
     from analyzer import stats
-    t0 = time.perf_counter()
-    omitted = []
-    if from_path is not None:
-        df, meta = C.load_results(from_path, GAME)
-        alt, df_mix = None, df if df["policy"].nunique() > 1 else None
-        runs = [C.run_entry("main", f"{df['deal'].nunique():,} deals ({len(df):,} player-deals) "
-                            f"read from {from_path}", meta)]
-        omitted.append("the variant comparison (dealer rule on against off) needs a second "
-                       "run; simulate with --deals to include it.")
-        if df_mix is None:
-            omitted.append("the policy comparison: every seat of the results file plays "
-                           f"{df['policy'].iloc[0]}.")
-        command = C.command_line(GAME, [("from", from_path)], out)
-        source = f"results file {from_path}"
-    else:
-        deals = deals or DEFAULT_DEALS
-        policy = policy or "heuristic"
-        seed = 0 if seed is None else seed
-        df, meta, runs, alt, df_mix = _simulate(deals, policy, variants, seed, players, threads)
-        command = C.command_line(GAME, [("deals", deals), ("players", meta["players"]),
-                                        ("policy", policy), ("variant", list(variants)),
-                                        ("seed", seed)], out)
-        source = "simulated for this report"
+    data = C.gather(GAME, out, from_path, deals, policy, variants, seed, DEFAULT_DEALS, _read,
+                    lambda d, p, s: _simulate(d, p, variants, s, players, threads))
+    df, meta, runs, (alt, df_mix) = data.df, data.meta, data.runs, data.extra
     n = int(meta["players"])
-    setup = C.make_setup(GAME, "Boerenbridge", meta.get("seed"), meta.get("policies", []),
-                         _rules_text(meta), meta.get("variants", {}), source, runs, command,
-                         omitted, meta, footer=_footer(meta))
-    rep = C.Report(out, GAME, f"Boerenbridge strategy report: {n} players", setup)
+    rep = data.report(f"Boerenbridge strategy report: {n} players", _rules_text(meta),
+                      _footer(meta))
     N = len(df)
     n_text = C.fmt_n(N, "player-deals")
 
@@ -217,16 +209,7 @@ def build(out, deals=None, from_path=None, policy=None, variants=(), seed=None, 
                 "bids may not equal the number of tricks).")
     pos = stats.compare(df, by="position")
 
-    def draw_pos(fig, axes):
-        labels = [_pos_label(p, n) for p in pos["position"]]
-        C.bars(axes[0], labels, pos["mean_score"], pos["mean_score_lo"], pos["mean_score_hi"],
-               fmt=lambda v: f"{v:.2f}")
-        axes[0].set_xlabel("position")
-        axes[0].set_ylabel("mean score (points per deal)")
-        C.bars(axes[1], labels, pos["exact_rate"], pos["exact_rate_lo"], pos["exact_rate_hi"],
-               pct=True, color=C.COLORS[2])
-        axes[1].set_xlabel("position")
-        axes[1].set_ylabel("exact-bid rate (%)")
+    draw_pos = _score_and_exact([_pos_label(p, n) for p in pos["position"]], pos, "position")
     rep.figure("position", "Mean score and exact-bid rate by position", n_text, pos, draw_pos,
                ncols=2, caption="Differences to position 0 with 95% Welch intervals are in the "
                "table (score_diff).")
@@ -290,15 +273,7 @@ def build(out, deals=None, from_path=None, policy=None, variants=(), seed=None, 
         both["source"] = pd.Categorical(both["source"], categories=names)
         vc = stats.compare(both, by="source")
 
-        def draw_vc(fig, axes):
-            C.bars(axes[0], vc["source"].astype(str), vc["mean_score"], vc["mean_score_lo"],
-                   vc["mean_score_hi"], fmt=lambda v: f"{v:.2f}")
-            axes[0].set_xlabel("rules")
-            axes[0].set_ylabel("mean score (points per deal)")
-            C.bars(axes[1], vc["source"].astype(str), vc["exact_rate"], vc["exact_rate_lo"],
-                   vc["exact_rate_hi"], pct=True, color=C.COLORS[2])
-            axes[1].set_xlabel("rules")
-            axes[1].set_ylabel("exact-bid rate (%)")
+        draw_vc = _score_and_exact(vc["source"].astype(str), vc, "rules")
         rep.figure("variant_comparison", "Variant comparison: the dealer rule on and off",
                    C.fmt_n(len(both), "player-deals (two runs on the same deals)"), vc, draw_vc,
                    ncols=2, caption="All positions together. Both runs deal the same cards "
@@ -309,15 +284,7 @@ def build(out, deals=None, from_path=None, policy=None, variants=(), seed=None, 
     if df_mix is not None:
         pc = stats.compare(df_mix, by="policy")
 
-        def draw_pc(fig, axes):
-            C.bars(axes[0], pc["policy"].astype(str), pc["mean_score"], pc["mean_score_lo"],
-                   pc["mean_score_hi"], fmt=lambda v: f"{v:.2f}")
-            axes[0].set_xlabel("policy")
-            axes[0].set_ylabel("mean score (points per deal)")
-            C.bars(axes[1], pc["policy"].astype(str), pc["exact_rate"], pc["exact_rate_lo"],
-                   pc["exact_rate_hi"], pct=True, color=C.COLORS[2])
-            axes[1].set_xlabel("policy")
-            axes[1].set_ylabel("exact-bid rate (%)")
+        draw_pc = _score_and_exact(pc["policy"].astype(str), pc, "policy")
         rep.figure("policy_comparison", "Policy comparison at one table",
                    C.fmt_n(len(df_mix), "player-deals"), pc, draw_pc, ncols=2,
                    caption="Seats of both policies play the same games (" +
@@ -325,6 +292,4 @@ def build(out, deals=None, from_path=None, policy=None, variants=(), seed=None, 
                                  else meta["policies"]) + ").")
     else:
         rep.note("Policy comparison left out: every seat plays the same policy.")
-    rep.write()
-    rep.seconds = time.perf_counter() - t0
-    return rep
+    return data.finish(rep)

@@ -10,8 +10,6 @@ Runs (from ``--deals N`` rounds, default 220,000; same seed):
 Every statistic comes from :mod:`analyzer.bonken_stats` and the contract query. ``--from
 FILE`` reports on a saved results file; the contract advice (a run of its own) is left out.
 """
-import time
-
 import pandas as pd
 
 from . import common as C
@@ -42,19 +40,14 @@ def _rules_text(meta):
 
 
 def _simulate(deals, policy, variants, seed, threads):
-    from analyzer.frames import tidy_bonken
-    from analyzer.storage import run_metadata
-    from fastsim import bonken as bk
-    from fastsim.rng import check_seed
-    rules = bk.build_rules(variants)
-    check_seed(seed)
-    pols = bk.parse_seat_policies(policy.lower())
+    from analyzer.games import bonken as entry
+    setup = entry.make_setup("game", variant=variants)
+    pols = entry.parse_policies(setup, policy.lower())
     games = max(1, deals // ROUNDS_PER_GAME)
-    res = bk.simulate(rules, games, seed=seed, policies=pols, threads=threads)
-    df, meta = tidy_bonken(res), run_metadata(res)
-    runs = [C.run_entry("main", f"{games:,} whole games × 11 rounds = {res.n_deals:,} rounds "
-                        f"({len(df):,} player-rounds); {C.policy_text(meta['policies'])}", meta)]
-    return df, meta, runs, rules
+    res, df, meta = C.simulate(GAME, setup, games, seed, pols, threads)
+    runs = [C.main_run(f"{games:,} whole games × 11 rounds = {res.n_deals:,} rounds "
+                       f"({len(df):,} player-rounds)", meta)]
+    return df, meta, runs, setup.rules
 
 
 def contract_advice(policy, variants, seed, samples, threads):
@@ -75,41 +68,35 @@ def contract_advice(policy, variants, seed, samples, threads):
     return pd.DataFrame(rows)
 
 
+def _read(df, meta, from_path):
+    runs = [C.run_entry("main", f"{df['deal'].nunique():,} rounds ({len(df):,} "
+                        f"player-rounds) read from {from_path}", meta)]
+    return runs, ["the contract advice for typical hands is a run of its own; simulate with "
+                  "--deals to include it."], None
+
+
+def _simulate_with_advice(deals, policy, variants, seed, threads):
+    """The main run, then the contract advice (none with fixed_order)."""
+    df, meta, runs, rules = _simulate(deals, policy, variants, seed, threads)
+    if rules.fixed_order:
+        return df, meta, runs, ["the contract advice: with fixed_order nobody chooses a "
+                                "contract."], None
+    samples = advice_samples(deals)
+    advice = contract_advice(policy.lower(), list(variants), seed, samples, threads)
+    runs.append(C.run_entry("advice", f"contract query, {samples:,} sampled deals for each of "
+                            f"{len(TYPICAL_HANDS)} typical hands, every contract played on the "
+                            "same deals", {}))
+    return df, meta, runs, [], advice
+
+
 def build(out, deals=None, from_path=None, policy=None, variants=(), seed=None, players=None,
           preset=None, threads=None):
     from analyzer import bonken_stats as bs
     from fastsim.bonken_schema import CONTRACTS
-    t0 = time.perf_counter()
-    omitted = []
-    advice = None
-    if from_path is not None:
-        df, meta = C.load_results(from_path, GAME)
-        runs = [C.run_entry("main", f"{df['deal'].nunique():,} rounds ({len(df):,} "
-                            f"player-rounds) read from {from_path}", meta)]
-        omitted.append("the contract advice for typical hands is a run of its own; simulate "
-                       "with --deals to include it.")
-        command = C.command_line(GAME, [("from", from_path)], out)
-        source = f"results file {from_path}"
-    else:
-        deals = deals or DEFAULT_DEALS
-        policy = policy or "heuristic"
-        seed = 0 if seed is None else seed
-        df, meta, runs, rules = _simulate(deals, policy, variants, seed, threads)
-        if rules.fixed_order:
-            omitted.append("the contract advice: with fixed_order nobody chooses a contract.")
-        else:
-            samples = advice_samples(deals)
-            advice = contract_advice(policy.lower(), list(variants), seed, samples, threads)
-            runs.append(C.run_entry("advice", f"contract query, {samples:,} sampled deals for "
-                                    f"each of {len(TYPICAL_HANDS)} typical hands, every "
-                                    "contract played on the same deals", {}))
-        command = C.command_line(GAME, [("deals", deals), ("policy", policy),
-                                        ("variant", list(variants)), ("seed", seed)], out)
-        source = "simulated for this report"
-    setup = C.make_setup(GAME, "Bonken", meta.get("seed"), meta.get("policies", []),
-                         _rules_text(meta), meta.get("variants", {}), source, runs, command,
-                         omitted, meta, footer="whole games")
-    rep = C.Report(out, GAME, "Bonken strategy report", setup)
+    data = C.gather(GAME, out, from_path, deals, policy, variants, seed, DEFAULT_DEALS, _read,
+                    lambda d, p, s: _simulate_with_advice(d, p, variants, s, threads))
+    df, meta, advice, omitted = data.df, data.meta, data.extra, data.omitted
+    rep = data.report("Bonken strategy report", _rules_text(meta), "whole games")
     N = len(df)
     n_text = C.fmt_n(N, "player-rounds")
     present = {str(c) for c in df["contract"].unique()}
@@ -221,7 +208,5 @@ def build(out, deals=None, from_path=None, policy=None, variants=(), seed=None, 
                C.fmt_n(n_dom, "Domino rounds"), dl, draw_dl,
                caption="The loser is the last player still holding cards (−50). Dashed: 25%, "
                "no position effect.")
-    rep.write()
-    rep.seconds = time.perf_counter() - t0
-    return rep
+    return data.finish(rep)
 

@@ -8,8 +8,6 @@ Runs (from ``--deals N``, default 200,000; same seed):
 Every statistic comes from :mod:`analyzer.boonaken_stats`. ``--from FILE`` reports on a saved
 results file; the match outcomes (a run of its own) are left out.
 """
-import time
-
 import pandas as pd
 
 from . import common as C
@@ -22,53 +20,36 @@ HAND_BAND = 10
 
 
 def _simulate(deals, policy, seed, players, preset, threads):
-    from analyzer.frames import tidy_boonaken
-    from analyzer.storage import run_metadata
-    from fastsim import boonaken as bo
-    from fastsim.rng import check_seed
-    rules = bo.build_rules(4 if players is None else players, preset or "seed")
-    check_seed(seed)
-    pols = bo.parse_seat_policies(rules.players, policy.lower())
-    res = bo.simulate(rules, deals, seed=seed, policies=pols, threads=threads)
-    df, meta = tidy_boonaken(res), run_metadata(res)
+    from analyzer.games import boonaken as entry
+    setup = entry.make_setup("deal", players=players, preset=preset or "seed")
+    pols = entry.parse_policies(setup, policy.lower())
+    _, df, meta = C.simulate(GAME, setup, deals, seed, pols, threads)
     matches = max(1, deals // DEALS_PER_MATCH_RUN)
-    mres = bo.simulate_matches(rules, matches, seed=seed, policies=pols, threads=threads)
-    runs = [C.run_entry("main", f"{deals:,} independent deals (dealer seat "
-                        f"{rules.first_dealer}); {C.policy_text(meta['policies'])}", meta),
+    mres, _, _ = C.simulate(GAME, entry.Setup(setup.rules, matches=True), matches, seed, pols,
+                            threads)
+    runs = [C.main_run(f"{deals:,} independent deals (dealer seat {setup.rules.first_dealer})",
+                       meta),
             C.run_entry("matches", f"{matches:,} whole matches "
                         f"({int(mres.matches['deals'].sum()):,} deals)", meta)]
-    return df, meta, runs, mres
+    return df, meta, runs, [], mres
+
+
+def _read(df, meta, from_path):
+    runs = [C.run_entry("main", f"{df['deal'].nunique():,} deals read from {from_path}", meta)]
+    return runs, ["match outcomes by position need a run of whole matches; simulate with "
+                  "--deals to include them."], None
 
 
 def build(out, deals=None, from_path=None, policy=None, variants=(), seed=None, players=None,
           preset=None, threads=None):
     from analyzer import boonaken_stats as bs
-    t0 = time.perf_counter()
-    omitted = []
-    mres = None
-    if from_path is not None:
-        df, meta = C.load_results(from_path, GAME)
-        runs = [C.run_entry("main", f"{df['deal'].nunique():,} deals read from {from_path}",
-                            meta)]
-        omitted.append("match outcomes by position need a run of whole matches; simulate with "
-                       "--deals to include them.")
-        command = C.command_line(GAME, [("from", from_path)], out)
-        source = f"results file {from_path}"
-    else:
-        deals = deals or DEFAULT_DEALS
-        policy = policy or "heuristic"
-        seed = 0 if seed is None else seed
-        df, meta, runs, mres = _simulate(deals, policy, seed, players, preset, threads)
-        command = C.command_line(GAME, [("deals", deals), ("players", meta["players"]),
-                                        ("preset", meta["preset"]), ("policy", policy),
-                                        ("seed", seed)], out)
-        source = "simulated for this report"
+    data = C.gather(GAME, out, from_path, deals, policy, variants, seed, DEFAULT_DEALS,
+                    _read, lambda d, p, s: _simulate(d, p, s, players, preset, threads))
+    df, meta, mres, omitted = data.df, data.meta, data.extra, data.omitted
     n_pl, pre = int(meta["players"]), meta.get("preset", "seed")
     rules_text = f"preset {pre}, {n_pl} players"
-    setup = C.make_setup(GAME, "Boonaken", meta.get("seed"), meta.get("policies", []),
-                         rules_text, {}, source, runs, command, omitted, meta,
-                         footer=rules_text)
-    rep = C.Report(out, GAME, f"Boonaken strategy report: {pre} preset, {n_pl} players", setup)
+    rep = data.report(f"Boonaken strategy report: {pre} preset, {n_pl} players", rules_text,
+                      rules_text, variants={})
     n_deals = int(df["deal"].nunique())
     decl = df[df["declarer"] & (df["contract"] == "points")]
     n_decl = C.fmt_n(len(decl), "point contracts")
@@ -161,33 +142,17 @@ def build(out, deals=None, from_path=None, policy=None, variants=(), seed=None, 
         mo = bs.match_outcomes(mres)
         m = int(mo["matches"].iloc[0]) if len(mo) else 0
         labels = [str(int(p)) for p in mo["position"]]
-
         if "win_rate" in mo.columns:
-            def draw_mo(fig, ax):
-                C.bars(ax, labels, mo["win_rate"], mo["win_rate_lo"], mo["win_rate_hi"],
-                       pct=True)
-                ax.axhline(1 / n_pl, color="#888", lw=0.8, ls="--")
-                ax.set_xlabel("position (0 = left of the first dealer)")
-                ax.set_ylabel("matches won (%)")
-            ncols, cap = 1, (f"The first player to two + wins. Dashed: 1/{n_pl}, no "
-                             "position effect.")
+            panels = [("win_rate", "matches won (%)", {"pct": True, "hline": 1 / n_pl})]
+            cap = f"The first player to two + wins. Dashed: 1/{n_pl}, no position effect."
         else:
-            def draw_mo(fig, axes):
-                C.bars(axes[0], labels, mo["safe_rate"], mo["safe_rate_lo"], mo["safe_rate_hi"],
-                       pct=True, color=C.COLORS[2])
-                axes[0].set_xlabel("position (0 = left of the first dealer)")
-                axes[0].set_ylabel("safe (%)")
-                C.bars(axes[1], labels, mo["pays_rate"], mo["pays_rate_lo"],
-                       mo["pays_rate_hi"], pct=True, color=C.COLORS[1])
-                axes[1].set_xlabel("position (0 = left of the first dealer)")
-                axes[1].set_ylabel("pays (%)")
-            ncols, cap = 2, ("Leimuiden: a player who reaches +2 leaves safe, one who "
-                             "reaches −2 leaves and pays; the rest is undecided when the "
-                             "session ends.")
+            panels = [("safe_rate", "safe (%)", {"pct": True, "color": C.COLORS[2]}),
+                      ("pays_rate", "pays (%)", {"pct": True, "color": C.COLORS[1]})]
+            cap = ("Leimuiden: a player who reaches +2 leaves safe, one who reaches −2 leaves "
+                   "and pays; the rest is undecided when the session ends.")
+        draw_mo = C.bar_panels(labels, mo, "position (0 = left of the first dealer)", panels)
         rep.figure("matches", "Match outcomes by position", C.fmt_n(m, "matches"), mo, draw_mo,
-                   ncols=ncols, caption=cap)
+                   ncols=len(panels), caption=cap)
     else:
         rep.note("Left out: " + omitted[-1])
-    rep.write()
-    rep.seconds = time.perf_counter() - t0
-    return rep
+    return data.finish(rep)

@@ -11,6 +11,7 @@ import json
 import math
 import os
 import shlex
+import time
 
 import numpy as np
 
@@ -149,6 +150,23 @@ def heatmap(fig, ax, table, row, col, value, n_col="n", fmt="{:.0%}", cmap="viri
     cb.set_label(cbar_label)
     cb.ax.tick_params(labelsize=7)
     return im
+
+
+def bar_panels(labels, table, xlabel, panels):
+    """A ``draw`` for one bar chart per panel over the same ``labels`` (x axis ``xlabel``).
+    ``panels``: per axes ``(column, y label, options)``; the interval of ``column`` is
+    ``column_lo``/``column_hi``; the options go to :func:`bars`, except ``hline``: a dashed
+    grey reference line at that value."""
+    def draw(fig, axes):
+        for ax, (col, ylabel, opts) in zip(axes if isinstance(axes, list) else [axes], panels):
+            opts = dict(opts)
+            hline = opts.pop("hline", None)
+            bars(ax, labels, table[col], table[f"{col}_lo"], table[f"{col}_hi"], **opts)
+            if hline is not None:
+                ax.axhline(hline, color="#888", lw=0.8, ls="--")
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel(ylabel)
+    return draw
 
 
 def no_data(ax, text="no cases in this run"):
@@ -564,3 +582,75 @@ def make_setup(game, game_title, seed, policies, rules_text, variants, source_te
 def run_entry(name, text, meta):
     """One simulation run of a report (``meta``: analyzer.storage.run_metadata)."""
     return {"name": name, "text": text, "metadata": meta}
+
+
+def main_run(text, meta):
+    """The main simulated run: ``text`` and then who played."""
+    return run_entry("main", f"{text}; {policy_text(meta['policies'])}", meta)
+
+
+def simulate(game, setup, n, seed, policies, threads):
+    """One run of ``n`` units of a registry set-up: (result, tidy frame, run metadata)."""
+    from analyzer.games import get
+    entry = get(game)
+    res = entry.simulate(setup, n, seed=seed, policies=policies, threads=threads)
+    return res, entry.tidy(res), entry.metadata(res)
+
+
+# ---------------------------------------------------------------- the data of a report
+
+class Data:
+    """What one report is built from (see :func:`gather`): ``df`` and ``meta`` (the main
+    run), ``runs``, ``omitted``, ``extra`` (whatever else the game's report needs),
+    ``command``, ``source`` and ``t0`` (when building started)."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+    def report(self, title, rules_text, footer, variants=None):
+        """The :class:`Report` of this data (``variants``: default the main run's)."""
+        from analyzer.games import get
+        meta = self.meta
+        setup = make_setup(self.game, get(self.game).TITLE, meta.get("seed"),
+                           meta.get("policies", []), rules_text,
+                           meta.get("variants", {}) if variants is None else variants,
+                           self.source, self.runs, self.command, self.omitted, meta,
+                           footer=footer)
+        return Report(self.out, self.game, title, setup)
+
+    def finish(self, rep):
+        """Write ``rep`` and note how long building it took."""
+        rep.write()
+        rep.seconds = time.perf_counter() - self.t0
+        return rep
+
+
+def gather(game, out, from_path, deals, policy, variants, seed, default_deals, read, run):
+    """The data of ``game``'s report: the results file ``from_path`` (``--from``), handed to
+    ``read(df, meta, from_path) -> (runs, omitted, extra)``, or a simulation with the
+    defaults filled in (``deals`` default ``default_deals``, policy ``heuristic``, seed 0,
+    checked): ``run(deals, policy, seed) -> (df, meta, runs, omitted, extra)``. The
+    reproducing command line takes the game's report options in :data:`reports.OPTIONS`
+    order."""
+    t0 = time.perf_counter()
+    if from_path is not None:
+        df, meta = load_results(from_path, game)
+        runs, omitted, extra = read(df, meta, from_path)
+        command = command_line(game, [("from", from_path)], out)
+        source = f"results file {from_path}"
+    else:
+        from fastsim.rng import check_seed
+
+        from . import OPTIONS
+        deals = deals or default_deals
+        policy = policy or "heuristic"
+        seed = 0 if seed is None else seed
+        check_seed(seed)
+        df, meta, runs, omitted, extra = run(deals, policy, seed)
+        given = {"players": meta.get("players"), "preset": meta.get("preset"), "policy": policy,
+                 "variant": list(variants)}
+        command = command_line(game, [("deals", deals)]
+                               + [(k, given[k]) for k in OPTIONS[game]] + [("seed", seed)], out)
+        source = "simulated for this report"
+    return Data(game=game, out=out, df=df, meta=meta, runs=runs, omitted=list(omitted),
+                extra=extra, command=command, source=source, t0=t0)

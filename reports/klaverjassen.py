@@ -9,8 +9,6 @@ Every statistic comes from :mod:`analyzer.klaverjassen_stats`. ``--from FILE`` r
 saved results file; the match outcomes come from it when it holds boompjes
 (``troef simulate klaverjassen --games``) and are left out otherwise.
 """
-import time
-
 import pandas as pd
 
 from . import common as C
@@ -29,56 +27,41 @@ def _rules_text(meta):
 
 
 def _simulate(deals, policy, variants, seed, threads):
-    from analyzer.frames import tidy_klaverjassen
-    from analyzer.storage import run_metadata
-    from fastsim import klaverjassen as kj
-    from fastsim.rng import check_seed
-    rules = kj.build_rules(variants)
-    check_seed(seed)
-    pols = kj.parse_seat_policies(policy.lower())
-    res = kj.simulate(rules, deals, seed=seed, policies=pols, threads=threads)
-    df, meta = tidy_klaverjassen(res), run_metadata(res)
+    from analyzer.games import klaverjassen as entry
+    setup = entry.make_setup("deal", variant=variants)
+    pols = entry.parse_policies(setup, policy.lower())
+    _, df, meta = C.simulate(GAME, setup, deals, seed, pols, threads)
     games = max(1, deals // DEALS_PER_BOOMPJE_RUN)
-    bres = kj.simulate(rules, games, seed=seed, policies=pols, boompje=True, threads=threads)
-    bdf, bmeta = tidy_klaverjassen(bres), run_metadata(bres)
-    runs = [C.run_entry("main", f"{deals:,} independent deals, trump called; "
-                        f"{C.policy_text(meta['policies'])}", meta),
+    bres, bdf, bmeta = C.simulate(GAME, entry.Setup(setup.rules, boompje=True), games, seed,
+                                  pols, threads)
+    runs = [C.main_run(f"{deals:,} independent deals, trump called", meta),
             C.run_entry("boompjes", f"{games:,} whole games of 16 deals "
                         f"({bres.n_deals:,} deals)", bmeta)]
-    return df, meta, runs, bdf
+    return df, meta, runs, [], bdf
+
+
+def _read(df, meta, from_path):
+    if not df["caller"].any():
+        raise ValueError(f"{from_path} was played with a fixed trump; the report needs "
+                         "deals in which the players call trump")
+    bdf = df if meta.get("boompje") else None
+    runs = [C.run_entry("main", f"{df['deal'].nunique():,} deals read from {from_path}"
+                        + (" (boompjes)" if bdf is not None else ""), meta)]
+    omitted = [] if bdf is not None else [
+        "16-deal match outcomes: the results file holds single deals (simulate with --deals, "
+        "or report on a --games file)."]
+    return runs, omitted, bdf
 
 
 def build(out, deals=None, from_path=None, policy=None, variants=(), seed=None, players=None,
           preset=None, threads=None):
     from analyzer import klaverjassen_stats as ks
     from fastsim.klaverjassen_schema import CALL_THRESHOLD
-    t0 = time.perf_counter()
-    omitted = []
-    if from_path is not None:
-        df, meta = C.load_results(from_path, GAME)
-        if not df["caller"].any():
-            raise ValueError(f"{from_path} was played with a fixed trump; the report needs "
-                             "deals in which the players call trump")
-        bdf = df if meta.get("boompje") else None
-        runs = [C.run_entry("main", f"{df['deal'].nunique():,} deals read from {from_path}"
-                            + (" (boompjes)" if bdf is not None else ""), meta)]
-        if bdf is None:
-            omitted.append("16-deal match outcomes: the results file holds single deals "
-                           "(simulate with --deals, or report on a --games file).")
-        command = C.command_line(GAME, [("from", from_path)], out)
-        source = f"results file {from_path}"
-    else:
-        deals = deals or DEFAULT_DEALS
-        policy = policy or "heuristic"
-        seed = 0 if seed is None else seed
-        df, meta, runs, bdf = _simulate(deals, policy, variants, seed, threads)
-        command = C.command_line(GAME, [("deals", deals), ("policy", policy),
-                                        ("variant", list(variants)), ("seed", seed)], out)
-        source = "simulated for this report"
-    setup = C.make_setup(GAME, "Klaverjassen", meta.get("seed"), meta.get("policies", []),
-                         _rules_text(meta), meta.get("variants", {}), source, runs, command,
-                         omitted, meta, footer=_rules_text(meta).split(",")[0] + " rules")
-    rep = C.Report(out, GAME, "Klaverjassen strategy report", setup)
+    data = C.gather(GAME, out, from_path, deals, policy, variants, seed, DEFAULT_DEALS, _read,
+                    lambda d, p, s: _simulate(d, p, variants, s, threads))
+    df, meta, bdf = data.df, data.meta, data.extra
+    rep = data.report("Klaverjassen strategy report", _rules_text(meta),
+                      _rules_text(meta).split(",")[0] + " rules")
     n_deals = int(df["deal"].nunique())
     n_calls = int(df["caller"].sum())
     calls_text = C.fmt_n(n_calls, "deals (one caller each)")
@@ -147,15 +130,11 @@ def build(out, deals=None, from_path=None, policy=None, variants=(), seed=None, 
 
     pe = ks.position_effects(df)
 
-    def draw_pe(fig, axes):
-        labels = [str(p) for p in pe["position"]]
-        C.bars(axes[0], labels, pe["call_rate"], pe["call_rate_lo"], pe["call_rate_hi"], pct=True)
-        axes[0].set_xlabel("position (0 names first, 3 deals)")
-        axes[0].set_ylabel("deals in which it names trump (%)")
-        C.bars(axes[1], labels, pe["mean_margin"], pe["mean_margin_lo"], pe["mean_margin_hi"],
-               color=C.COLORS[2], fmt=lambda v: f"{v:.1f}")
-        axes[1].set_xlabel("position (0 names first, 3 deals)")
-        axes[1].set_ylabel("mean margin when naming (points)")
+    draw_pe = C.bar_panels(
+        [str(p) for p in pe["position"]], pe, "position (0 names first, 3 deals)",
+        [("call_rate", "deals in which it names trump (%)", {"pct": True}),
+         ("mean_margin", "mean margin when naming (points)",
+          {"color": C.COLORS[2], "fmt": lambda v: f"{v:.1f}"})])
     rep.figure("position", "Who names trump, and how it pays, by position",
                C.fmt_n(n_deals, "deals"), pe, draw_pe, ncols=2)
 
@@ -163,16 +142,11 @@ def build(out, deals=None, from_path=None, policy=None, variants=(), seed=None, 
     rep.section("Nat, pit and roem")
     npr = ks.nat_pit_rates(df)
 
-    def draw_np(fig, axes):
-        labels = [str(p) for p in npr["position"]]
-        C.bars(axes[0], labels, npr["nat_rate"], npr["nat_rate_lo"], npr["nat_rate_hi"],
-               pct=True, color=C.COLORS[1])
-        axes[0].set_xlabel("position of the caller")
-        axes[0].set_ylabel("calling team goes nat (%)")
-        C.bars(axes[1], labels, npr["pit_rate"], npr["pit_rate_lo"], npr["pit_rate_hi"],
-               pct=True, color=C.COLORS[2])
-        axes[1].set_xlabel("position of the caller")
-        axes[1].set_ylabel("calling team takes every trick (pit, %)")
+    draw_np = C.bar_panels(
+        [str(p) for p in npr["position"]], npr, "position of the caller",
+        [("nat_rate", "calling team goes nat (%)", {"pct": True, "color": C.COLORS[1]}),
+         ("pit_rate", "calling team takes every trick (pit, %)",
+          {"pct": True, "color": C.COLORS[2]})])
     rep.figure("nat_pit", "Nat and pit rates by the caller's position", calls_text, npr,
                draw_np, ncols=2, caption="Nat: the calling team's card points plus roem were not "
                "more than the other team's, so it banks nothing and the other team banks 162 "
@@ -195,17 +169,11 @@ def build(out, deals=None, from_path=None, policy=None, variants=(), seed=None, 
         mo = ks.match_outcomes(bdf)
         g = int(mo["games"].iloc[0]) if len(mo) else 0
 
-        def draw_mo(fig, axes):
-            labels = [f"team {t}\n(seats {t} + {t + 2})" for t in mo["team"]]
-            C.bars(axes[0], labels, mo["win_share"], mo["win_share_lo"], mo["win_share_hi"],
-                   pct=True)
-            axes[0].axhline(0.5, color="#888", lw=0.8, ls="--")
-            axes[0].set_xlabel("team")
-            axes[0].set_ylabel("games won (%, shared wins half)")
-            C.bars(axes[1], labels, mo["mean_total"], mo["mean_total_lo"], mo["mean_total_hi"],
-                   color=C.COLORS[2], fmt=lambda v: f"{v:.0f}")
-            axes[1].set_xlabel("team")
-            axes[1].set_ylabel("mean game total (points)")
+        draw_mo = C.bar_panels(
+            [f"team {t}\n(seats {t} + {t + 2})" for t in mo["team"]], mo, "team",
+            [("win_share", "games won (%, shared wins half)", {"pct": True, "hline": 0.5}),
+             ("mean_total", "mean game total (points)",
+              {"color": C.COLORS[2], "fmt": lambda v: f"{v:.0f}"})])
         first = meta.get("first_dealer", 0)
         rep.figure("matches", "16-deal game outcomes by team", C.fmt_n(g, "games"), mo, draw_mo,
                    ncols=2, caption=f"Seat {first} deals first and the deal rotates, so every "
@@ -213,7 +181,5 @@ def build(out, deals=None, from_path=None, policy=None, variants=(), seed=None, 
                    "deals (shared after 32).")
     else:
         rep.note("16-deal match outcomes left out: the results file holds single deals.")
-    rep.write()
-    rep.seconds = time.perf_counter() - t0
-    return rep
+    return data.finish(rep)
 
