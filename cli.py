@@ -76,6 +76,16 @@ def guarded(fn):
     return wrapper
 
 
+def _query_json(r, game, recommended="recommended"):
+    """A query's answer as JSON, with the keys every query shares: game, recommended,
+    samples, effective_samples, policy, seed and variants."""
+    out = {"game": game, **r}
+    out.setdefault("recommended", r.get(recommended))
+    out.setdefault("effective_samples", r.get("samples"))
+    out.setdefault("variants", {})
+    click.echo(json.dumps(out))
+
+
 def _emit(lines):
     for line in lines:
         click.echo(line)
@@ -223,7 +233,7 @@ def bid_boerenbridge(players, hand, trump_card, position, bids_before, samples, 
     from analyzer.bid_query import bid_query, json_payload, render
     r = bid_query(players, hand, trump_card, position, bids_before, samples, policy.lower(),
                   variant, seed, notation, threads)
-    click.echo(json.dumps(json_payload(r))) if as_json else _emit(render(r, position))
+    _query_json(json_payload(r), "boerenbridge", "recommended_bid") if as_json else _emit(render(r, position))
 
 
 @bid.command("boonaken")
@@ -242,7 +252,7 @@ def bid_boonaken(players, hand, open_cards, preset, samples, policy, notation, s
     from analyzer.boonaken_query import bid_advice, render
     r = bid_advice(players, hand, open_cards, preset, samples, policy.lower(), seed, notation,
                    threads)
-    click.echo(json.dumps(r)) if as_json else _emit(render(r, seed))
+    _query_json(r, "boonaken", "highest_bid") if as_json else _emit(render(r, seed))
 
 
 @main.group(cls=TroefGroup)
@@ -263,7 +273,7 @@ def contract_bonken(hand, available, samples, policy, variant, notation, seed, t
     """Expected score of every available contract for the chooser (Bonken)."""
     from analyzer.contract_query import contract_query, render
     r = contract_query(hand, available, samples, policy.lower(), variant, seed, notation, threads)
-    click.echo(json.dumps(r)) if as_json else _emit(render(r))
+    _query_json(r, "bonken") if as_json else _emit(render(r))
 
 
 @main.group(cls=TroefGroup)
@@ -287,7 +297,7 @@ def trump_klaverjassen(hand, position, passes, samples, policy, variant, notatio
     from analyzer.trump_query import render, trump_query
     r = trump_query(hand, position, passes, samples, policy.lower(), variant, seed, notation,
                     threads)
-    click.echo(json.dumps(r)) if as_json else _emit(render(r, position, seed))
+    _query_json(r, "klaverjassen") if as_json else _emit(render(r, position, seed))
 
 
 @main.group(cls=TroefGroup)
@@ -360,27 +370,35 @@ def explain_klaverjassen(trump, trick, hand, variant, notation, as_json):
                    "chooser, domino; Klaverjassen: trump_value, nat_pit, roem, position, matches; "
                    "Boonaken: make_rate, special, hand_points.")
 @click.option("--feature", default=None, help="Hand feature for the trick distribution (default per game).")
-@click.option("--csv", "as_csv", is_flag=True, help="Print CSV (one block per statistic, a blank line between).")
+@click.option("--csv", "as_csv", is_flag=True, help="Print one statistic (--stat NAME) as CSV.")
+@click.option("--csv-dir", type=click.Path(file_okay=False), default=None, help="Write every statistic to DIR/NAME.csv.")
 @json_opt
+@force_opt
 @guarded
-def stats_cmd(results, by, which, feature, as_csv, as_json):
+def stats_cmd(results, by, which, feature, as_csv, csv_dir, as_json, force):
     """Statistics with 95% intervals from results files or dataset folders (troef
     simulate --out), read a row group at a time where the statistic allows.
 
     Several files are compared with each other, the first given as the baseline."""
-    from analyzer.dataset_stats import results_stats
-    if as_csv and as_json:
-        raise click.UsageError("give --csv or --json, not both")
+    from analyzer.dataset_stats import results_stats, write_csv_dir
+    if sum(map(bool, (as_csv, as_json, csv_dir))) > 1:
+        raise click.UsageError("give one of --csv, --csv-dir and --json")
+    if as_csv and len(which) != 1:
+        raise click.UsageError("--csv prints one table: give one --stat NAME, or write them "
+                               "all with --csv-dir DIR")
     tables, n_rows, notes = results_stats(results, by, which, feature)
     for note in notes:
         click.echo(f"troef: note: {note}", err=True)
     if as_json:
         return click.echo(json.dumps({k: json.loads(v.to_json(orient="records"))
                                       for k, v in tables.items()}))
+    if csv_dir:
+        for path in write_csv_dir(tables, csv_dir, force):
+            click.echo(f"wrote {path}")
+        return
     import pandas as pd
-    for i, (name, t) in enumerate(tables.items()):
+    for name, t in tables.items():
         if as_csv:
-            click.echo(("\n" if i else "") + f"# {name}")
             click.echo(t.to_csv(index=False), nl=False)
             continue
         click.echo(f"== {name} ({n_rows:,} player-deals) ==")

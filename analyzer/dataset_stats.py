@@ -337,3 +337,18 @@ def results_stats(paths, by=None, which=(), feature=None):
     except KeyError as e:
         raise ValueError(f"the results lack column {e.args[0]!r} for this statistic") from None
     return tables, len(df), notes
+
+
+def write_csv_dir(tables, folder, force=False):
+    """Write every table to ``folder/NAME.csv`` (the folder is created, its parent must
+    exist); returns the paths written."""
+    from .storage import check_output
+    if not os.path.isdir(folder):
+        os.mkdir(folder)          # only the last level; a missing parent is an error
+    paths = []
+    for name, t in tables.items():
+        path = os.path.join(folder, f"{name}.csv")
+        check_output(path, force)
+        t.to_csv(path, index=False)
+        paths.append(path)
+    return paths

@@ -1,4 +1,5 @@
 """Tidy frames, Parquet round trip and every statistic against hand-computed cases."""
+import io
 import numpy as np
 import pandas as pd
 import pytest
@@ -138,9 +139,19 @@ def test_stats_cli(tmp_path):
     assert [r["n"] for r in out["exact"]] == exp["n"].tolist()
     assert [r["exact_rate"] for r in out["exact"]] == pytest.approx(exp["exact_rate"].tolist())
     p = run_cli("stats", a, b, "--stat", "compare", "--csv", check=0)
-    lines = p.stdout.splitlines()
-    assert lines[0] == "# compare" and lines[1].startswith("source,n,mean_score")
-    assert {l.split(",")[0] for l in lines[2:]} == {"std", "hard"}
+    table = pd.read_csv(io.StringIO(p.stdout))      # one table, readable as CSV
+    assert list(table.columns[:3]) == ["source", "n", "mean_score"]
+    assert table["source"].tolist() == ["std", "hard"]          # the first given is the baseline
+    assert set(table["vs"]) == {"std"}
+    p = run_cli("stats", b, a, "--stat", "compare", "--csv", check=0)
+    assert pd.read_csv(io.StringIO(p.stdout))["vs"].tolist() == ["hard", "hard"]
+    p = run_cli("stats", a, "--stat", "exact", "--stat", "dealer", "--csv")
+    assert p.returncode == 2 and "--csv-dir" in p.stderr
+    p = run_cli("stats", a, "--csv-dir", tmp_path / "tables", check=0)
+    assert sorted(f.name for f in (tmp_path / "tables").iterdir()) == sorted(
+        f"{k}.csv" for k in stats.STATS)
+    p = run_cli("stats", a, a, "--stat", "compare")
+    assert p.returncode == 2 and "given twice" in p.stderr
     p = run_cli("stats", a, "--by", "nope")
     assert p.returncode == 2 and "unknown column" in p.stderr and len(p.stderr.splitlines()) == 1
     p = run_cli("stats", tmp_path / "missing.parquet")
