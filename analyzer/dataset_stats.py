@@ -282,7 +282,11 @@ def dataset_stats(paths, by=DEFAULT_BY, which=STATS, feature="trump_count"):
             n_rows += len(df)
             for s in todo:
                 s.sums.add(df)
-    return {s.name: s.finish(s.sums.result()) for s in todo}, n_rows
+    tables = {s.name: s.finish(s.sums.result()) for s in todo}
+    for t in tables.values():     # the source labels as plain strings, as in one frame
+        if "source" in t.columns and isinstance(t["source"].dtype, pd.CategoricalDtype):
+            t["source"] = t["source"].astype(str)
+    return tables, n_rows
 
 
 def results_stats(paths, by=None, which=(), feature=None):

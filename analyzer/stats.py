@@ -104,7 +104,9 @@ def compare(df, by="policy"):
     difference of each to the first group with a 95% Welch interval."""
     _check_keys(df, [by])
     rows = []
-    parts = [(k, p) for k, p in df.groupby(by, observed=True)]
+    # several files: the first given is the baseline (order of appearance); policies in
+    # their code order
+    parts = [(k, p) for k, p in df.groupby(by, observed=True, sort=by != "source")]
     if not parts:
         return pd.DataFrame()
     base_key, base = parts[0]

@@ -55,6 +55,52 @@ def part_name(index):
     return f"part-{index:05d}.parquet"
 
 
+HASH_SUFFIX = ".sha256"     # part-NNNNN.parquet.sha256: the part's content hash and rows
+
+
+def _sha256_file(path):
+    import hashlib
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def check_part(path, index, expected_meta=None):
+    """A saved part is sound: its content hash is the one written beside it, its footer
+    names its own chunk, and (given ``expected_meta``) it holds results of this run.
+    Returns (chunk record, rows); a one-line DatasetError names the part otherwise."""
+    from .storage import META_KEY
+    side = path + HASH_SUFFIX
+    try:
+        want = open(side, encoding="ascii").read().split()
+    except OSError:
+        raise DatasetError(f"{path} has no content hash ({os.path.basename(side)}); it was "
+                           "not written by this troef: delete it and --resume again") from None
+    if not want or _sha256_file(path) != want[0]:
+        raise DatasetError(f"{path} is damaged (its content hash does not match); delete it "
+                           "and --resume again")
+    try:
+        import pyarrow.parquet as pq
+        md = pq.read_metadata(path)
+    except Exception as e:  # pyarrow raises several types for a bad file
+        raise DatasetError(f"{path} is damaged ({str(e).splitlines()[0]})") from None
+    kv = md.metadata or {}
+    try:
+        rec = json.loads(kv.get(CHUNK_KEY, b"null"))
+        meta = json.loads(kv.get(META_KEY, b"null"))
+    except ValueError:
+        rec = meta = None
+    if not isinstance(rec, dict) or rec.get("chunk") != index or rec.get("rows") != md.num_rows:
+        raise DatasetError(f"{path} does not belong to this dataset (its footer names another "
+                           "chunk); delete it and --resume again")
+    if expected_meta is not None and meta != expected_meta:
+        raise DatasetError(f"{path} holds results of another run (other set-up or seed); "
+                           "delete it and --resume again")
+    return rec, md.num_rows
+
+
 def unit_of(setup):
     """The plural of what a dataset counts: deals, games, boompjes or matches."""
     return {"deal": "deals", "game": "games", "boompje": "boompjes",
@@ -260,6 +306,10 @@ class Dataset:
                 os.remove(os.path.join(p, name))
         has_manifest = os.path.exists(os.path.join(p, MANIFEST))
         parts = part_files(p)
+        for name in os.listdir(p):      # a hash written just before a kill, its part not
+            if name.endswith(HASH_SUFFIX) and PART_RE.match(name[:-len(HASH_SUFFIX)]) \
+                    and int(PART_RE.match(name[:-len(HASH_SUFFIX)]).group(1)) not in parts:
+                os.remove(os.path.join(p, name))
         if has_manifest and not parts:  # a run that saved nothing: start it afresh
             os.remove(os.path.join(p, MANIFEST))
             has_manifest = False
@@ -278,16 +328,13 @@ class Dataset:
         if diff:
             raise DatasetError(f"--resume: {p} was written with {diff}; "
                                "use the original options or another folder")
+        expected = json.loads(json.dumps(self.spec.metadata()))
         for i, f in parts.items():
-            try:
-                rec, rows = chunk_record(f)
-            except Exception as e:  # pyarrow raises several types for a bad file
-                raise DatasetError(f"{f} is damaged ({str(e).splitlines()[0]}); delete it "
-                                   "and --resume again") from None
-            ok = (rec is not None and i < self.spec.n_chunks and rec.get("chunk") == i
-                  and [rec.get("game_start"), rec.get("games")] == list(self.spec.chunk_range(i))
-                  and rec.get("rows") == rows)
-            if not ok:
+            if i >= self.spec.n_chunks:
+                raise DatasetError(f"{f} is not a chunk of this run (it has "
+                                   f"{self.spec.n_chunks} chunks); delete it and --resume again")
+            rec, rows = check_part(f, i, expected)
+            if [rec.get("game_start"), rec.get("games")] != list(self.spec.chunk_range(i)):
                 raise DatasetError(f"{f} does not belong to this run; delete it and "
                                    "--resume again")
             self.saved[i] = rec
@@ -318,8 +365,12 @@ class Dataset:
         """Put one chunk (``ChunkOut`` with ``data``) in place, atomically."""
         if out.data is None:
             raise ValueError("chunk has no Parquet data")
+        import hashlib
+        path = os.path.join(self.path, part_name(out.index))
         with _SIGNALS.critical():
-            _write_atomic(os.path.join(self.path, part_name(out.index)), out.data)
+            _write_atomic(path + HASH_SUFFIX, f"{hashlib.sha256(out.data).hexdigest()} "
+                                              f"{out.rows}\n".encode(), fsync=False)
+            _write_atomic(path, out.data)
             self.saved[out.index] = {"chunk": out.index, "game_start": out.start,
                                      "games": out.units, "deals": out.deals,
                                      "rows": out.rows, "summary": out.partials}
@@ -357,7 +408,17 @@ def sources(path):
     path = os.fspath(path)
     if os.path.isdir(path):
         m = read_manifest(path)
-        files = list(part_files(path).values())
+        parts = part_files(path)
+        chunks = m["setup"].get("chunks")
+        for i, f in parts.items():
+            if not isinstance(chunks, int) or i >= chunks:
+                raise DatasetError(f"{f} is not a chunk of the dataset {path} "
+                                   f"({chunks} chunks)")
+            check_part(f, i)
+        if m.get("complete") and len(parts) != chunks:
+            missing = min(set(range(chunks)) - set(parts))
+            raise DatasetError(f"{path} is marked complete but {part_name(missing)} is missing")
+        files = list(parts.values())
         meta = dict(m["setup"])
         meta["complete"] = bool(m.get("complete"))
         meta["chunks_saved"] = len(files)

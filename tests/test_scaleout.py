@@ -60,9 +60,18 @@ def one_line_error(args, needle):
 
 
 def files_of(d):
-    """{name: bytes} of a dataset folder's visible files (parts and manifest)."""
-    return {p.name: p.read_bytes() for p in sorted(Path(d).iterdir())
-            if not p.name.startswith(".")}
+    """{name: bytes} of a dataset folder's parts and manifest; every part's content hash
+    file beside it is checked to match."""
+    import hashlib
+    out = {}
+    for p in sorted(Path(d).iterdir()):
+        if p.name.startswith(".") or p.name.endswith(".sha256"):
+            continue
+        out[p.name] = p.read_bytes()
+        if p.name.startswith("part-"):
+            side = (p.parent / (p.name + ".sha256")).read_text().split()
+            assert side[0] == hashlib.sha256(out[p.name]).hexdigest(), p
+    return out
 
 
 def assert_same_seats(xs, ys):
@@ -263,7 +272,8 @@ def test_real_signal_leaves_complete_chunks(tmp_path, sig, code):
     assert err.count("\n") == 1 and err.startswith("troef: interrupted: saved ")
     saved = int(err.split("saved ")[1].split(" of ")[0])
     names = sorted(p.name for p in d.iterdir())
-    assert names == [".lock", "_manifest.json"] + [f"part-{i:05d}.parquet" for i in range(saved)]
+    assert names == [".lock", "_manifest.json"] + [f"part-{i:05d}.parquet{x}" for i in range(saved)
+                                                   for x in ("", ".sha256")]
     assert 3 <= saved < 300
     if sig == signal.SIGINT:          # resume, and compare with one uninterrupted call
         p = subprocess.run([sys.executable, str(ROOT / "cli.py"), *map(str, args), "--resume"],
