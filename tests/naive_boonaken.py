@@ -3,11 +3,11 @@
 This module follows docs/boonaken.md (and docs/rules.md §4) to the letter and
 uses only the Python standard library plus the plain helpers of tests/naive_common.py
 (card codes, the counter-based random numbers, the shuffle, the trick winner and the
-trick loop). Cards
-are plain strings such as "JH" (jack of hearts) or "TD" (ten of diamonds); hands are lists
-of such strings. A trump is a suit letter "S", "H", "D", "C", or None (no trump: every suit
-plain). Nothing here is meant to be fast: it is meant to be easy to check by reading, so
-that the compiled engine (fastsim/boonaken_nb.py) can be compared with it card by card.
+trick loop). Cards are plain strings such as "JH" (jack of hearts) or "TD" (ten of
+diamonds); hands are lists of such strings. A trump is a suit letter "S", "H", "D", "C",
+or None (no trump: every suit plain). Nothing here is meant to be fast: it is meant to be
+easy to check by reading, so that the compiled engine (fastsim/boonaken_nb.py) can be
+compared with it card by card.
 
 Record of `play_deal` (per-seat lists have one entry per seat of the table):
     players, preset, dealer, hands (as dealt, sorted by card code), table {open, blind,
@@ -26,7 +26,7 @@ Readings of docs/boonaken.md where the text leaves room are marked "READING:" be
 import naive_common as nc
 # DECK_CODES, DECK: the 32-card deck in deck order (spades 7..A, hearts 7..A, diamonds,
 # clubs), as codes and as card strings; rank_of: the rank character ("J", "9", ...).
-from naive_common import DECK32 as DECK, DECK32_CODES as DECK_CODES  # noqa: F401
+from naive_common import DECK32 as DECK, DECK32_CODES as DECK_CODES
 from naive_common import below, card_code, card_str, deal_key, sort_cards, suit_of
 from naive_common import rank_char as rank_of
 
@@ -656,7 +656,9 @@ def play_deal(seed, deal_index, players, dealer, policies, *, preset="seed", act
         def choose(i, seat, trick):
             nonlocal trump, pending
             if pending and trick:
-                trump = suit_of(trick[0])  # "none": the suit of the declarer's first card
+                # "none": the suit of the declarer's first card (the lead of the first
+                # trick) is trump from the next card on
+                trump = suit_of(trick[0])
                 pending = False
             legal = legal_cards(in_hand[seat], trick, trump, preset)
             if policies[seat] == "random":
