@@ -1,6 +1,8 @@
+import io
 import os
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,26 @@ def run_cli(*args, check=None, timeout=300):
     if check is not None:
         assert proc.returncode == check, (proc.returncode, proc.stdout, proc.stderr)
     return proc
+
+
+def invoke_cli(*args):
+    """Run ``troef ARGS`` in this process through ``cli.main`` (the real entry point: it
+    turns errors into one stderr line and calls ``sys.exit``) -> (exit code, stdout,
+    stderr); the exit code is None if cli.main returned without exiting."""
+    import numba
+
+    import cli as troef_cli
+    out, err = io.StringIO(), io.StringIO()
+    threads = numba.get_num_threads()
+    code = None
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            troef_cli.main(args=[str(a) for a in args], prog_name="troef")
+    except SystemExit as e:
+        code = e.code
+    finally:
+        numba.set_num_threads(threads)   # --threads must not leak into later tests
+    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

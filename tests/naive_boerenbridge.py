@@ -1,49 +1,29 @@
 """Slow, obvious reference engine for Boerenbridge.
 
 This module follows docs/boerenbridge.md to the letter and uses only the Python
-standard library. Cards are plain strings such as "AS" (ace of spades) or "TH"
+standard library and the plain helpers of tests/naive_common.py (cards, random numbers,
+the shuffle, the trick loop). Cards are plain strings such as "AS" (ace of spades) or "TH"
 (ten of hearts); hands are Python lists of such strings. Nothing here is meant
 to be fast: it is meant to be easy to check by reading, so that the compiled
 engine in fastsim/ can be compared with it card by card.
 """
 
+import naive_common as nc
+from naive_common import (DEALK, GOLDEN, MASK64, RANK_CHARS, SUIT_CHARS,  # noqa: F401
+                          below, card_code, card_str, deal_key, is_trump, mix64,
+                          position_of_seat, rand, run_key, seat_of_position, sort_cards,
+                          suit_of)
+
 # ---------------------------------------------------------------------------
 # Cards
 # ---------------------------------------------------------------------------
 
-RANK_CHARS = "23456789TJQKA"  # rank index 0 .. 12
-SUIT_CHARS = "SHDC"  # suit index 0 .. 3
-
-
-def card_code(card):
-    """Card string -> card code 16 * suit + rank (e.g. "AS" -> 12, "TH" -> 24)."""
-    rank = RANK_CHARS.index(card[0])
-    suit = SUIT_CHARS.index(card[1])
-    return 16 * suit + rank
-
-
-def card_str(code):
-    """Card code -> card string (e.g. 12 -> "AS", 24 -> "TH")."""
-    suit = code // 16
-    rank = code % 16
-    if suit < 0 or suit > 3 or rank > 12:
-        raise ValueError("not a card code: %r" % (code,))
-    return RANK_CHARS[rank] + SUIT_CHARS[suit]
+# card_code, card_str, suit_of, sort_cards: tests/naive_common.py
 
 
 def rank_of(card):
     """Rank index 0 (two) .. 12 (ace) of a card string."""
     return RANK_CHARS.index(card[0])
-
-
-def suit_of(card):
-    """Suit letter "S", "H", "D" or "C" of a card string."""
-    return card[1]
-
-
-def sort_cards(cards):
-    """The cards as a new list, sorted by increasing card code."""
-    return sorted(cards, key=card_code)
 
 
 def deck_order():
@@ -56,37 +36,9 @@ def deck_order():
 
 
 # ---------------------------------------------------------------------------
-# Counter-based random numbers (all arithmetic modulo 2**64)
+# Counter-based random numbers: mix64, run_key, deal_key, rand, below in
+# tests/naive_common.py
 # ---------------------------------------------------------------------------
-
-MASK64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-DEALK = 0xD1B54A32D192ED03
-
-
-def mix64(z):
-    z = z & MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return z ^ (z >> 31)
-
-
-def run_key(seed):
-    return mix64((seed * GOLDEN + 1) & MASK64)
-
-
-def deal_key(seed, deal):
-    return mix64(run_key(seed) ^ ((deal * DEALK) & MASK64))
-
-
-def rand(dkey, counter):
-    return mix64((dkey + (counter + 1) * GOLDEN) & MASK64)
-
-
-def below(dkey, counter, m):
-    """An integer in [0, m) decided by the counter."""
-    return ((rand(dkey, counter) >> 32) * m) >> 32
-
 
 # Counters, tied to the decision they make.
 def shuffle_counter(i):
@@ -107,20 +59,12 @@ def card_counter(t, p):
 
 
 def shuffled_deck(dkey, players, hand_size):
-    """Deck order with the first n*h + 1 places shuffled (codes)."""
-    deck = deck_order()
-    for i in range(players * hand_size + 1):
-        j = i + below(dkey, shuffle_counter(i), 52 - i)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    """Deck order with the first n*h + 1 places shuffled (codes; the counter of place i is i)."""
+    return nc.shuffled(deck_order(), dkey, players * hand_size + 1)
 
 
-def seat_of_position(p, dealer, players):
-    return (dealer + 1 + p) % players
-
-
-def position_of_seat(seat, dealer, players):
-    return (seat - dealer - 1) % players
+# seat_of_position(p, dealer, players), position_of_seat(seat, dealer, players):
+# tests/naive_common.py
 
 
 # ---------------------------------------------------------------------------
@@ -153,19 +97,9 @@ def trick_winner(cards, trump):
     """Index into cards (play order) of the card that wins the trick.
 
     The highest trump wins; with no trump in the trick, the highest card of the
-    suit led. trump is a suit letter or None (no-trump deal).
+    suit led (by rank). trump is a suit letter or None (no-trump deal).
     """
-    trump_indices = [i for i, c in enumerate(cards) if trump is not None and suit_of(c) == trump]
-    if trump_indices:
-        candidates = trump_indices
-    else:
-        led = suit_of(cards[0])
-        candidates = [i for i, c in enumerate(cards) if suit_of(c) == led]
-    best = candidates[0]
-    for i in candidates:
-        if rank_of(cards[i]) > rank_of(cards[best]):
-            best = i
-    return best
+    return nc.trick_winner(cards, trump, rank_of)
 
 
 def deal_score(bid, tricks, scoring="standard"):
@@ -200,32 +134,15 @@ TRUMP_VALUE = [25, 25, 25, 25, 25, 25, 25, 30, 40, 55, 70, 85, 100]
 
 def low(cards):
     """The card of lowest rank; ties to the lowest suit index."""
-    best = None
-    for c in cards:
-        if best is None:
-            best = c
-        elif rank_of(c) < rank_of(best):
-            best = c
-        elif rank_of(c) == rank_of(best) and SUIT_CHARS.index(suit_of(c)) < SUIT_CHARS.index(suit_of(best)):
-            best = c
-    return best
+    return nc.first_by(cards, lambda c: (rank_of(c), SUIT_CHARS.index(suit_of(c))))
 
 
 def high(cards):
     """The card of highest rank; ties to the lowest suit index."""
-    best = None
-    for c in cards:
-        if best is None:
-            best = c
-        elif rank_of(c) > rank_of(best):
-            best = c
-        elif rank_of(c) == rank_of(best) and SUIT_CHARS.index(suit_of(c)) < SUIT_CHARS.index(suit_of(best)):
-            best = c
-    return best
+    return nc.first_by(cards, lambda c: (-rank_of(c), SUIT_CHARS.index(suit_of(c))))
 
 
-def is_trump(card, trump):
-    return trump is not None and suit_of(card) == trump
+# is_trump(card, trump): tests/naive_common.py
 
 
 def beats(card, winner, trump):
@@ -235,6 +152,37 @@ def beats(card, winner, trump):
     return suit_of(card) == suit_of(winner) and rank_of(card) > rank_of(winner)
 
 
+def hand_value(hand, trump):
+    """The heuristic hand value E (hundredths of a trick) before the position and
+    earlier-bid adjustments: the card sum plus the long-trump and void bonuses.
+
+    trump: a suit letter, or None for no trump (also used by tests/naive_bonken.py).
+    """
+    E = 0
+    for c in hand:
+        r = rank_of(c)
+        if is_trump(c, trump):
+            E += TRUMP_VALUE[r]
+        else:
+            length = len([x for x in hand if suit_of(x) == suit_of(c)])
+            if r == 12:
+                E += 85
+            elif r == 11:
+                E += 45 if length >= 2 else 20
+            elif r == 10:
+                E += 20 if length >= 3 else 5
+    nt = len([c for c in hand if is_trump(c, trump)])
+    if nt > 3:
+        E += 30 * (nt - 3)
+    if nt >= 1:
+        voids = 0
+        for s in SUIT_CHARS:
+            if s != trump and not any(suit_of(c) == s for c in hand):
+                voids += 1
+        E += 30 * min(voids, nt)
+    return E
+
+
 def heuristic_bid(hand, position, players, hand_size, trump, bids_so_far,
                   dealer_rule, blind):
     n = players
@@ -242,28 +190,7 @@ def heuristic_bid(hand, position, players, hand_size, trump, bids_so_far,
     if blind:
         E = 100 // n
     else:
-        E = 0
-        for c in hand:
-            r = rank_of(c)
-            if is_trump(c, trump):
-                E += TRUMP_VALUE[r]
-            else:
-                length = len([x for x in hand if suit_of(x) == suit_of(c)])
-                if r == 12:
-                    E += 85
-                elif r == 11:
-                    E += 45 if length >= 2 else 20
-                elif r == 10:
-                    E += 20 if length >= 3 else 5
-        nt = len([c for c in hand if is_trump(c, trump)])
-        if nt > 3:
-            E += 30 * (nt - 3)
-        if nt >= 1:
-            voids = 0
-            for s in SUIT_CHARS:
-                if s != trump and not any(suit_of(c) == s for c in hand):
-                    voids += 1
-            E += 30 * min(voids, nt)
+        E = hand_value(hand, trump)
     if position == 0:
         E += 10
     k = position
@@ -373,11 +300,7 @@ def play_deal(seed, deal_index, players, hand_size, dealer, policies, *, notrump
         raise ValueError("need at least 2 players")
     if h < 1 or n * h + 1 > 52:
         raise ValueError("hand size %r impossible for %r players" % (h, n))
-    if len(policies) != n:
-        raise ValueError("need one policy per seat")
-    for name in policies:
-        if name not in ("random", "heuristic"):
-            raise ValueError("unknown policy: %r" % (name,))
+    nc.check_policies(policies, n)
     if scoring not in ("standard", "hard", "dutch"):
         raise ValueError("unknown scoring: %r" % (scoring,))
     if not 0 <= dealer < n:
@@ -387,10 +310,7 @@ def play_deal(seed, deal_index, players, hand_size, dealer, policies, *, notrump
     deck = shuffled_deck(dkey, n, h)
 
     # Deal: position p receives deck[p*h : (p+1)*h]; the next card is turned.
-    hands = [None] * n  # per seat
-    for p in range(n):
-        seat = seat_of_position(p, dealer, n)
-        hands[seat] = sort_cards([card_str(c) for c in deck[p * h:(p + 1) * h]])
+    hands = nc.deal_hands(deck, dealer, n, h)  # per seat
     turned = card_str(deck[n * h])
     trump = None if notrump else suit_of(turned)
     blind = blind_one_card and h == 1
@@ -423,26 +343,19 @@ def play_deal(seed, deal_index, players, hand_size, dealer, policies, *, notrump
     tricks = []
     leader = seat_of_position(0, dealer, n)
     for t in range(h):
-        trick_cards = []
-        trick_record = []
-        for i in range(n):
-            seat = (leader + i) % n
+        def choose(i, seat, trick_cards):
             p = position_of_seat(seat, dealer, n)
             led_suit = suit_of(trick_cards[0]) if trick_cards else None
             legal = legal_cards(in_hand[seat], led_suit)
             if policies[seat] == "random":
-                card = legal[below(dkey, card_counter(t, p), len(legal))]
-            else:
-                need = bids[seat] - tricks_won[seat]
-                card = heuristic_card(in_hand[seat], legal, trick_cards, trump, played,
-                                      turned, need, i == n - 1)
-            if card not in legal:
-                raise AssertionError("policy played an illegal card")
-            in_hand[seat].remove(card)
-            trick_cards.append(card)
-            played.append(card)
-            trick_record.append([seat, card])
-        winner = (leader + trick_winner(trick_cards, trump)) % n
+                return legal, legal[below(dkey, card_counter(t, p), len(legal))]
+            need = bids[seat] - tricks_won[seat]
+            return legal, heuristic_card(in_hand[seat], legal, trick_cards, trump, played,
+                                         turned, need, i == n - 1)
+
+        seats = [(leader + i) % n for i in range(n)]
+        trick_cards, trick_record = nc.play_trick(seats, in_hand, played, choose)
+        winner = seats[trick_winner(trick_cards, trump)]
         tricks_won[winner] += 1
         tricks.append({"leader": leader, "cards": trick_record, "winner": winner})
         leader = winner
@@ -458,18 +371,8 @@ def play_deal(seed, deal_index, players, hand_size, dealer, policies, *, notrump
             score *= 2
         scores[seat] = score
 
-    return {
-        "players": n,
-        "hand_size": h,
-        "dealer": dealer,
-        "hands": hands,
-        "trump_card": turned,
-        "trump": trump,
-        "bids": bids,
-        "tricks": tricks,
-        "tricks_won": tricks_won,
-        "scores": scores,
-    }
+    return nc.play_record(n, h, dealer, hands, turned, trump, bids,
+                          tricks=tricks, tricks_won=tricks_won, scores=scores)
 
 
 # ---------------------------------------------------------------------------

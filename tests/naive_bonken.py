@@ -3,13 +3,15 @@
 This module follows docs/bonken.md (and the parts of docs/boerenbridge.md it reuses)
 to the letter and uses only the Python standard library plus the Boerenbridge
 reference engine (tests/naive_boerenbridge.py) for cards, random numbers, `low`,
-`high`, the trick winner and the Boerenbridge heuristic card. Cards are plain
+`high`, the trick winner, the hand value and the Boerenbridge heuristic card, and the
+plain helpers of tests/naive_common.py (shuffle, deal, the trick loop). Cards are plain
 strings such as "AS" or "TH"; hands are Python lists of such strings. Nothing here
 is meant to be fast: it is meant to be easy to check by reading, so that the
 compiled engine in fastsim/ can be compared with it move by move.
 """
 
 import naive_boerenbridge as bb
+import naive_common as nc
 
 PLAYERS = 4
 HAND_SIZE = 13
@@ -60,11 +62,11 @@ def contract_trump(contract):
 
 
 def seat_of_position(p, dealer):
-    return (dealer + 1 + p) % PLAYERS
+    return nc.seat_of_position(p, dealer, PLAYERS)
 
 
 def position_of_seat(seat, dealer):
-    return (seat - dealer - 1) % PLAYERS
+    return nc.position_of_seat(seat, dealer, PLAYERS)
 
 
 # ---------------------------------------------------------------------------
@@ -74,21 +76,12 @@ def position_of_seat(seat, dealer):
 
 def shuffled_deck(dkey):
     """Deck order shuffled: for i in 0..50, j = i + below(dkey, i, 52 - i), swap."""
-    deck = bb.deck_order()
-    for i in range(51):  # i = 0, 1, ..., 50
-        j = i + below(dkey, i, 52 - i)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    return nc.shuffled(bb.deck_order(), dkey, 51)
 
 
 def deal_hands(dkey, dealer):
     """Hands per seat (card strings sorted by card code): position p gets deck[13p:13p+13]."""
-    deck = shuffled_deck(dkey)
-    hands = [None] * PLAYERS
-    for p in range(PLAYERS):
-        seat = seat_of_position(p, dealer)
-        hands[seat] = sort_cards([card_str(c) for c in deck[13 * p:13 * p + 13]])
-    return hands
+    return nc.deal_hands(shuffled_deck(dkey), dealer, PLAYERS, HAND_SIZE)
 
 
 # ---------------------------------------------------------------------------
@@ -99,43 +92,10 @@ RISK = [5, 5, 5, 5, 10, 15, 20, 25, 35, 45, 60, 75, 90]  # by rank index 2 .. A
 BASELINE = [1625, 1625, 3000, 3000, 1250, 1250, 1250]  # ids 0 .. 6
 
 
-def hand_value(hand, trump):
-    """The Boerenbridge heuristic hand value E (hundredths of a trick).
-
-    trump: a suit letter, or None for no trump. The card sum plus the long-trump
-    and void bonuses; no position or earlier-bid adjustments (docs/boerenbridge.md).
-    """
-    E = 0
-    for c in hand:
-        r = rank_of(c)
-        if trump is not None and suit_of(c) == trump:
-            E += bb.TRUMP_VALUE[r]
-        else:
-            length = len([x for x in hand if suit_of(x) == suit_of(c)])
-            if r == 12:
-                E += 85
-            elif r == 11:
-                if length >= 2:
-                    E += 45
-                else:
-                    E += 20
-            elif r == 10:
-                if length >= 3:
-                    E += 20
-                else:
-                    E += 5
-    nt = 0
-    if trump is not None:
-        nt = len([c for c in hand if suit_of(c) == trump])
-    if nt > 3:
-        E += 30 * (nt - 3)
-    if nt >= 1:
-        voids = 0
-        for s in SUIT_CHARS:
-            if s != trump and not any(suit_of(c) == s for c in hand):
-                voids += 1
-        E += 30 * min(voids, nt)
-    return E
+# The Boerenbridge heuristic hand value E (hundredths of a trick) of the hand with the
+# trump (a suit letter, or None for no trump): the card sum plus the long-trump and void
+# bonuses; no position or earlier-bid adjustments (docs/boerenbridge.md).
+hand_value = bb.hand_value
 
 
 def negative_cost(hand, contract):
@@ -311,28 +271,22 @@ def play_tricks(dkey, dealer, hands, policies, contract, hearts_lead, early_stop
     hearts_broken = False
     leader = seat_of_position(0, dealer)
     for t in range(HAND_SIZE):
-        trick_cards = []
-        trick_record = []
-        for i in range(PLAYERS):
-            seat = (leader + i) % PLAYERS
+        def choose(i, seat, trick_cards):
             p = position_of_seat(seat, dealer)
             legal = legal_cards(in_hand[seat], trick_cards, contract, hearts_lead, hearts_broken)
             last = (i == PLAYERS - 1)
             if policies[seat] == "random":
-                card = legal[below(dkey, card_counter(t, p), len(legal))]
-            elif contract in TRUMP_IDS:
+                return legal, legal[below(dkey, card_counter(t, p), len(legal))]
+            if contract in TRUMP_IDS:
                 # Boerenbridge heuristic card with need = 1, no turned card.
-                card = bb.heuristic_card(in_hand[seat], legal, trick_cards, trump, played,
-                                         None, 1, last)
-            else:
-                card = heuristic_negative_card(in_hand[seat], legal, trick_cards, contract, last)
-            if card not in legal:
-                raise AssertionError("policy played an illegal card")
-            in_hand[seat].remove(card)
-            trick_cards.append(card)
-            played.append(card)
-            trick_record.append([seat, card])
-        winner = (leader + bb.trick_winner(trick_cards, trump)) % PLAYERS
+                return legal, bb.heuristic_card(in_hand[seat], legal, trick_cards, trump,
+                                                played, None, 1, last)
+            return legal, heuristic_negative_card(in_hand[seat], legal, trick_cards, contract,
+                                                  last)
+
+        seats = [(leader + i) % PLAYERS for i in range(PLAYERS)]
+        trick_cards, trick_record = nc.play_trick(seats, in_hand, played, choose)
+        winner = seats[bb.trick_winner(trick_cards, trump)]
         tricks_won[winner] += 1
         scores[winner] += trick_points(contract, trick_cards, t)
         tricks.append({"leader": leader, "cards": trick_record, "winner": winner})
@@ -445,11 +399,7 @@ def play_domino(dkey, dealer, hands, policies):
 
 
 def check_policies(policies):
-    if len(policies) != PLAYERS:
-        raise ValueError("need one policy per seat")
-    for name in policies:
-        if name not in ("random", "heuristic"):
-            raise ValueError("unknown policy: %r" % (name,))
+    nc.check_policies(policies, PLAYERS)
 
 
 def play_round(seed, deal_index, dealer, policies, *, contract=None, available=None,
@@ -487,22 +437,10 @@ def play_round(seed, deal_index, dealer, policies, *, contract=None, available=N
         tricks, tricks_won, scores = play_tricks(dkey, dealer, hands, policies, contract,
                                                  hearts_lead, _early_stop)
 
-    return {
-        "players": PLAYERS,
-        "hand_size": HAND_SIZE,
-        "dealer": dealer,
-        "hands": hands,
-        "trump_card": None,
-        "trump": contract_trump(contract),
-        "bids": None,
-        "contract": CONTRACTS[contract],
-        "chooser": chooser,
-        "tricks": tricks,
-        "moves": moves,
-        "out_order": out_order,
-        "tricks_won": tricks_won,
-        "scores": scores,
-    }
+    return nc.play_record(PLAYERS, HAND_SIZE, dealer, hands, None, contract_trump(contract), None,
+                          contract=CONTRACTS[contract], chooser=chooser, tricks=tricks,
+                          moves=moves, out_order=out_order, tricks_won=tricks_won,
+                          scores=scores)
 
 
 # ---------------------------------------------------------------------------

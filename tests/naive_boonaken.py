@@ -1,12 +1,13 @@
 """Slow, obvious reference engine for Boonaken (presets `seed`, `pagat`, `leimuiden`).
 
 This module follows docs/boonaken.md (and docs/rules.md §4) to the letter and
-uses only the Python standard library plus the Boerenbridge reference engine
-(tests/naive_boerenbridge.py) for card codes and the counter-based random numbers. Cards
-are plain strings such as "JH" (jack of hearts) or "TD" (ten of diamonds); hands are lists
-of such strings. A trump is a suit letter "S", "H", "D", "C", or None (no trump: every suit
-plain). Nothing here is meant to be fast: it is meant to be easy to check by reading, so
-that the compiled engine (fastsim/boonaken_nb.py) can be compared with it card by card.
+uses only the Python standard library plus the plain helpers of tests/naive_common.py
+(card codes, the counter-based random numbers, the shuffle, the trick winner and the
+trick loop). Cards are plain strings such as "JH" (jack of hearts) or "TD" (ten of
+diamonds); hands are lists of such strings. A trump is a suit letter "S", "H", "D", "C",
+or None (no trump: every suit plain). Nothing here is meant to be fast: it is meant to be
+easy to check by reading, so that the compiled engine (fastsim/boonaken_nb.py) can be
+compared with it card by card.
 
 Record of `play_deal` (per-seat lists have one entry per seat of the table):
     players, preset, dealer, hands (as dealt, sorted by card code), table {open, blind,
@@ -22,33 +23,16 @@ Record of `play_deal` (per-seat lists have one entry per seat of the table):
 Readings of docs/boonaken.md where the text leaves room are marked "READING:" below.
 """
 
-import naive_boerenbridge as bb
+import naive_common as nc
+# DECK_CODES, DECK: the 32-card deck in deck order (spades 7..A, hearts 7..A, diamonds,
+# clubs), as codes and as card strings; rank_of: the rank character ("J", "9", ...).
+from naive_common import DECK32 as DECK, DECK32_CODES as DECK_CODES
+from naive_common import below, card_code, card_str, deal_key, sort_cards, suit_of
+from naive_common import rank_char as rank_of
 
 SUITS = "SHDC"  # suit index 0 .. 3
 PRESETS = ("seed", "pagat", "leimuiden")
 POLICIES = ("random", "heuristic")
-
-card_code = bb.card_code
-card_str = bb.card_str
-below = bb.below
-deal_key = bb.deal_key
-
-
-def rank_of(card):
-    return card[0]
-
-
-def suit_of(card):
-    return card[1]
-
-
-def sort_cards(cards):
-    return sorted(cards, key=card_code)
-
-
-# The 32-card deck in deck order: spades 7..A, hearts 7..A, diamonds, clubs (codes).
-DECK_CODES = [16 * s + r for s in range(4) for r in range(5, 13)]
-DECK = [card_str(c) for c in DECK_CODES]
 
 # ---------------------------------------------------------------------------
 # The bid ladder
@@ -90,63 +74,26 @@ TRUMP_POINTS = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 3, "Q": 2, "8": 0, "7":
 PLAIN_POINTS = {"A": 11, "T": 10, "K": 3, "Q": 2, "J": 1, "9": 0, "8": 0, "7": 0}
 
 
-def is_trump(card, trump):
-    return trump is not None and suit_of(card) == trump
-
-
-def card_points(card, trump):
-    """Card points of a card under the trump (a suit letter, or None: every suit plain)."""
-    if is_trump(card, trump):
-        return TRUMP_POINTS[rank_of(card)]
-    return PLAIN_POINTS[rank_of(card)]
-
-
-def strength(card, trump):
-    """Place in its suit's order from the bottom (0 .. 7), plus 8 for a trump."""
-    if is_trump(card, trump):
-        return TRUMP_ORDER.index(rank_of(card)) + 8
-    return PLAIN_ORDER.index(rank_of(card))
-
-
-def trick_winner(cards, trump):
-    """Index into cards (play order) of the winner: strongest trump, else strongest of led."""
-    trumps = [i for i in range(len(cards)) if is_trump(cards[i], trump)]
-    if trumps:
-        candidates = trumps
-    else:
-        led = suit_of(cards[0])
-        candidates = [i for i in range(len(cards)) if suit_of(cards[i]) == led]
-    best = candidates[0]
-    for i in candidates:
-        if strength(cards[i], trump) > strength(cards[best], trump):
-            best = i
-    return best
+ORDERS = nc.SuitOrders(TRUMP_ORDER, PLAIN_ORDER, TRUMP_POINTS, PLAIN_POINTS)
+is_trump = nc.is_trump  # trump: a suit letter, or None (every suit plain)
+# card_points(card, trump): card points of a card under the trump (None: every suit plain).
+card_points = ORDERS.card_points
+# strength(card, trump): place in its suit's order from the bottom (0 .. 7), plus 8 for a
+# trump.
+strength = ORDERS.strength
+# trick_winner(cards, trump): index into cards (play order) of the winner: strongest trump,
+# else strongest of the suit led.
+trick_winner = ORDERS.trick_winner
 
 
 def low(cards, trump):
     """The card of lowest strength; ties to the lowest card code."""
-    best = None
-    for c in cards:
-        if best is None:
-            best = c
-        elif strength(c, trump) < strength(best, trump):
-            best = c
-        elif strength(c, trump) == strength(best, trump) and card_code(c) < card_code(best):
-            best = c
-    return best
+    return nc.first_by(cards, lambda c: (strength(c, trump), card_code(c)))
 
 
 def high(cards, trump):
     """The card of highest strength; ties to the lowest card code."""
-    best = None
-    for c in cards:
-        if best is None:
-            best = c
-        elif strength(c, trump) > strength(best, trump):
-            best = c
-        elif strength(c, trump) == strength(best, trump) and card_code(c) < card_code(best):
-            best = c
-    return best
+    return nc.first_by(cards, lambda c: (-strength(c, trump), card_code(c)))
 
 
 # ---------------------------------------------------------------------------
@@ -442,11 +389,7 @@ def heuristic_card(hand, legal, trick, trump, played, avoid, n):
 
 def shuffled_deck(dkey):
     """The 32-card deck order shuffled: for i in 0..30, j = i + below(dkey, i, 32 - i)."""
-    deck = list(DECK_CODES)
-    for i in range(31):
-        j = i + below(dkey, i, 32 - i)
-        deck[i], deck[j] = deck[j], deck[i]
-    return [card_str(c) for c in deck]
+    return [card_str(c) for c in nc.shuffled(DECK_CODES, dkey, 31)]
 
 
 def deal_layout(deck, n, preset):
@@ -477,11 +420,7 @@ def check_args(players, policies, preset):
         raise ValueError("unknown preset: %r" % (preset,))
     if not 2 <= players <= 5:
         raise ValueError("Boonaken needs 2..5 players")
-    if len(policies) != players:
-        raise ValueError("need one policy per seat")
-    for name in policies:
-        if name not in POLICIES:
-            raise ValueError("unknown policy: %r" % (name,))
+    nc.check_policies(policies, players, POLICIES)
 
 
 def run_auction(dkey, n, seats, hands, open_cards, policies, preset):
@@ -714,27 +653,23 @@ def play_deal(seed, deal_index, players, dealer, policies, *, preset="seed", act
     leader = declarer
     t = 0
     while in_hand[leader]:
-        trick = []
-        trick_record = []
-        for i in range(n):
-            seat = active[(active.index(leader) + i) % n]
+        def choose(i, seat, trick):
+            nonlocal trump, pending
+            if pending and trick:
+                # "none": the suit of the declarer's first card (the lead of the first
+                # trick) is trump from the next card on
+                trump = suit_of(trick[0])
+                pending = False
             legal = legal_cards(in_hand[seat], trick, trump, preset)
             if policies[seat] == "random":
-                card = legal[below(dkey, 1200 + 8 * t + position[seat], len(legal))]
-            else:
-                assert not pending, "a heuristic declarer always names a suit"
-                card = heuristic_card(in_hand[seat], legal, trick, trump, played,
-                                      seat in misere_players, n)
-            if card not in legal:
-                raise AssertionError("policy played an illegal card")
-            in_hand[seat].remove(card)
-            trick.append(card)
-            played.append(card)
-            trick_record.append([seat, card])
-            if pending:
-                trump = suit_of(card)  # "none": the suit of the declarer's first card
-                pending = False
-        w = active[(active.index(leader) + trick_winner(trick, trump)) % n]
+                return legal, legal[below(dkey, 1200 + 8 * t + position[seat], len(legal))]
+            assert not pending, "a heuristic declarer always names a suit"
+            return legal, heuristic_card(in_hand[seat], legal, trick, trump, played,
+                                         seat in misere_players, n)
+
+        seats_now = [active[(active.index(leader) + i) % n] for i in range(n)]
+        trick, trick_record = nc.play_trick(seats_now, in_hand, played, choose)
+        w = seats_now[trick_winner(trick, trump)]
         tricks_won[w] += 1
         tricks.append({"leader": leader, "cards": trick_record, "winner": w})
         if preset == "seed":

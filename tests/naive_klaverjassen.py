@@ -1,10 +1,10 @@
 """Slow, obvious reference engine for Klaverjassen (Rotterdam rules).
 
 This module follows docs/klaverjassen.md (and docs/rules.md §2) to the
-letter and uses only the Python standard library plus the Boerenbridge reference
-engine (tests/naive_boerenbridge.py) for card codes and the counter-based random
-numbers. Cards are plain strings such as "JH" (jack of hearts) or "TD" (ten of
-diamonds); hands are Python lists of such strings; a trick is the list of its card
+letter and uses only the Python standard library plus the plain helpers of
+tests/naive_common.py (card codes, the counter-based random numbers, the shuffle, the
+trick winner and the trick loop). Cards are plain strings such as "JH" (jack of hearts)
+or "TD" (ten of diamonds); hands are Python lists of such strings; a trick is the list of its card
 strings in play order. Nothing here is meant to be fast: it is meant to be easy to
 check by reading, so that the compiled engine (fastsim/klaverjassen_nb.py) can be
 compared with it card by card.
@@ -22,33 +22,17 @@ Roem items returned by `roem` (only items worth points are listed):
 The points of an item are always its last element.
 """
 
-import naive_boerenbridge as bb
+import naive_common as nc
+# RANK_CHARS: "23456789TJQKA", rank index 0 .. 12. DECK_CODES, DECK: the 32-card deck in
+# deck order (spades 7..A, hearts 7..A, diamonds, clubs), as codes and as card strings;
+# rank_of: the rank character ("J", "9", ...).
+from naive_common import DECK32 as DECK, DECK32_CODES as DECK_CODES, RANK_CHARS  # noqa: F401
+from naive_common import below, card_code, card_str, sort_cards, suit_of  # noqa: F401
+from naive_common import rank_char as rank_of
 
 PLAYERS = 4
 HAND_SIZE = 8
 SUITS = "SHDC"  # suit index 0 .. 3
-RANK_CHARS = bb.RANK_CHARS  # "23456789TJQKA", rank index 0 .. 12
-
-card_code = bb.card_code
-card_str = bb.card_str
-below = bb.below
-
-
-def rank_of(card):
-    return card[0]
-
-
-def suit_of(card):
-    return card[1]
-
-
-def sort_cards(cards):
-    return sorted(cards, key=card_code)
-
-
-# The 32-card deck in deck order: spades 7..A, hearts 7..A, diamonds, clubs (codes).
-DECK_CODES = [16 * s + r for s in range(4) for r in range(5, 13)]
-DECK = [card_str(c) for c in DECK_CODES]
 
 # ---------------------------------------------------------------------------
 # Orders and points
@@ -64,38 +48,16 @@ PLAIN_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0
 LAST_TRICK_BONUS = 10
 DEAL_POINTS = 162
 
-
-def is_trump(card, trump):
-    return suit_of(card) == trump
-
-
-def card_points(card, trump):
-    """Card points of a card under the given trump suit."""
-    if is_trump(card, trump):
-        return TRUMP_POINTS[rank_of(card)]
-    return PLAIN_POINTS[rank_of(card)]
-
-
-def strength(card, trump):
-    """Place in its suit's order from the bottom (0 = the 7 .. 7), plus 8 for a trump."""
-    if is_trump(card, trump):
-        return TRUMP_ORDER.index(rank_of(card)) + 8
-    return PLAIN_ORDER.index(rank_of(card))
-
-
-def trick_winner(cards, trump):
-    """Index into cards (play order) of the winning card: highest trump, else highest of led."""
-    trumps = [i for i in range(len(cards)) if is_trump(cards[i], trump)]
-    if trumps:
-        candidates = trumps
-    else:
-        led = suit_of(cards[0])
-        candidates = [i for i in range(len(cards)) if suit_of(cards[i]) == led]
-    best = candidates[0]
-    for i in candidates:
-        if strength(cards[i], trump) > strength(cards[best], trump):
-            best = i
-    return best
+ORDERS = nc.SuitOrders(TRUMP_ORDER, PLAIN_ORDER, TRUMP_POINTS, PLAIN_POINTS)
+is_trump = nc.is_trump
+# card_points(card, trump): card points of a card under the given trump suit.
+card_points = ORDERS.card_points
+# strength(card, trump): place in its suit's order from the bottom (0 = the 7 .. 7), plus 8
+# for a trump.
+strength = ORDERS.strength
+# trick_winner(cards, trump): index into cards (play order) of the winning card: highest
+# trump, else highest of the suit led.
+trick_winner = ORDERS.trick_winner
 
 
 # ---------------------------------------------------------------------------
@@ -272,19 +234,7 @@ def heuristic_call(hand, position, forced):
 
 def pick_max(cards, value, trump):
     """The card of largest value; ties to the lowest strength, then lowest card code."""
-    best = None
-    for c in cards:
-        if best is None:
-            best = c
-            continue
-        if value(c) > value(best):
-            best = c
-        elif value(c) == value(best):
-            if strength(c, trump) < strength(best, trump):
-                best = c
-            elif strength(c, trump) == strength(best, trump) and card_code(c) < card_code(best):
-                best = c
-    return best
+    return nc.first_by(cards, lambda c: (-value(c), strength(c, trump), card_code(c)))
 
 
 def pick_min(cards, value, trump):
@@ -393,11 +343,11 @@ def score_deal(card_points_by_team, roem_by_team, playing_team, tricks_by_team):
 
 
 def seat_of_position(p, dealer):
-    return (dealer + 1 + p) % PLAYERS
+    return nc.seat_of_position(p, dealer, PLAYERS)
 
 
 def position_of_seat(seat, dealer):
-    return (seat - dealer - 1) % PLAYERS
+    return nc.position_of_seat(seat, dealer, PLAYERS)
 
 
 def team_of(seat):
@@ -406,29 +356,16 @@ def team_of(seat):
 
 def shuffled_deck(dkey):
     """The 32-card deck order shuffled: for i in 0..30, j = i + below(dkey, i, 32 - i), swap."""
-    deck = list(DECK_CODES)
-    for i in range(31):  # i = 0, 1, ..., 30
-        j = i + below(dkey, i, 32 - i)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    return nc.shuffled(DECK_CODES, dkey, 31)
 
 
 def deal_hands(dkey, dealer):
     """Hands per seat (sorted by card code): position p gets deck[8p : 8p + 8]."""
-    deck = shuffled_deck(dkey)
-    hands = [None] * PLAYERS
-    for p in range(PLAYERS):
-        seat = seat_of_position(p, dealer)
-        hands[seat] = sort_cards([card_str(c) for c in deck[8 * p:8 * p + 8]])
-    return hands
+    return nc.deal_hands(shuffled_deck(dkey), dealer, PLAYERS, HAND_SIZE)
 
 
 def check_policies(policies):
-    if len(policies) != PLAYERS:
-        raise ValueError("need one policy per seat")
-    for name in policies:
-        if name not in ("random", "heuristic"):
-            raise ValueError("unknown policy: %r" % (name,))
+    nc.check_policies(policies, PLAYERS)
 
 
 def name_trump(dkey, dealer, hands, policies):
@@ -467,7 +404,7 @@ def play_deal(seed, deal_index, dealer, policies, *, trump=None, playing_team=No
     if playing_team is not None and playing_team not in (0, 1):
         raise ValueError("playing team must be 0 or 1")
 
-    dkey = bb.deal_key(seed, deal_index)
+    dkey = nc.deal_key(seed, deal_index)
     hands = deal_hands(dkey, dealer)
 
     if trump is None:
@@ -485,26 +422,19 @@ def play_deal(seed, deal_index, dealer, policies, *, trump=None, playing_team=No
     roem_by_team = [0, 0]
     leader = seat_of_position(0, dealer)
     for t in range(HAND_SIZE):
-        trick = []
-        trick_record = []
-        for i in range(PLAYERS):
-            seat = (leader + i) % PLAYERS
+        def choose(i, seat, trick):
             p = position_of_seat(seat, dealer)
             partner_winning = i >= 2 and trick_winner(trick, trump) == i - 2
             legal, _rule = legal_cards(in_hand[seat], trick, trump, partner_winning,
                                        amsterdam, undertrump_forced)
             if policies[seat] == "random":
-                card = legal[below(dkey, 128 + 8 * t + p, len(legal))]
-            else:
-                card = heuristic_card(in_hand[seat], legal, trick, trump, played,
-                                      team_of(seat) == playing_team, all_100)
-            if card not in legal:
-                raise AssertionError("policy played an illegal card")
-            in_hand[seat].remove(card)
-            trick.append(card)
-            played.append(card)
-            trick_record.append([seat, card])
-        winner = (leader + trick_winner(trick, trump)) % PLAYERS
+                return legal, legal[below(dkey, 128 + 8 * t + p, len(legal))]
+            return legal, heuristic_card(in_hand[seat], legal, trick, trump, played,
+                                         team_of(seat) == playing_team, all_100)
+
+        seats = [(leader + i) % PLAYERS for i in range(PLAYERS)]
+        trick, trick_record = nc.play_trick(seats, in_hand, played, choose)
+        winner = seats[trick_winner(trick, trump)]
         points = sum(card_points(c, trump) for c in trick)
         if t == HAND_SIZE - 1:
             points += LAST_TRICK_BONUS
@@ -520,25 +450,17 @@ def play_deal(seed, deal_index, dealer, policies, *, trump=None, playing_team=No
     result = score_deal(card_points_by_team, roem_by_team, playing_team, tricks_by_team)
     team_scores = result["team_scores"]
 
-    return {
-        "players": PLAYERS,
-        "hand_size": HAND_SIZE,
-        "dealer": dealer,
-        "hands": hands,
-        "trump_card": None,
-        "trump": trump,
-        "bids": None,
-        "calls": calls,
-        "playing_team": playing_team,
-        "tricks": tricks,
-        "tricks_won": tricks_won,
-        "team_scores": team_scores,
-        "card_points": card_points_by_team,
-        "roem": roem_by_team,
-        "nat": result["nat"],
-        "pit": result["pit"],
-        "scores": [team_scores[team_of(s)] for s in range(PLAYERS)],
-    }
+    return nc.play_record(PLAYERS, HAND_SIZE, dealer, hands, None, trump, None,
+                          calls=calls,
+                          playing_team=playing_team,
+                          tricks=tricks,
+                          tricks_won=tricks_won,
+                          team_scores=team_scores,
+                          card_points=card_points_by_team,
+                          roem=roem_by_team,
+                          nat=result["nat"],
+                          pit=result["pit"],
+                          scores=[team_scores[team_of(s)] for s in range(PLAYERS)])
 
 
 # ---------------------------------------------------------------------------

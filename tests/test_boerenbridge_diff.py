@@ -6,6 +6,7 @@ import pytest
 import naive_boerenbridge as ref
 from analyzer.records import deal_records
 from fastsim import boerenbridge as bb
+from sweep import batches, random_names, random_run
 
 VARIANTS = [
     [],
@@ -79,22 +80,17 @@ def test_whole_games_agree(n, variants):
 def test_many_random_deals_agree():
     """A broad sweep: thousands of deals with player count, hand size, dealer, policies
     and variants drawn at random (reproducibly)."""
-    import random
-    rnd = random.Random(2026)
-    checked = 0
-    while checked < 3000:
+    for rnd in batches(2026, 3000, 20):
         n = rnd.randint(3, 7)
         h = rnd.randint(1, min(13, 51 // n))
         variants = rnd.choice(VARIANTS)
         rules = bb.build_rules(players=n, hand_size=h, variants=variants,
                                first_dealer=rnd.randrange(n))
-        names = [rnd.choice(["random", "heuristic"]) for _ in range(n)]
+        names = random_names(rnd, n)
         pols = bb.parse_seat_policies(n, "heuristic", [f"{s}={p}" for s, p in enumerate(names)])
-        seed = rnd.getrandbits(64)
-        start = rnd.randrange(10**9)
+        seed, start = random_run(rnd)
         res = bb.simulate(rules, 20, seed=seed, policies=pols, record=True, game_start=start)
         for i, got in enumerate(deal_records(res)):
             exp = ref.play_deal(seed, start + i, n, h, rules.first_dealer, names,
                                 notrump=rules.notrump[0], **_ref_kwargs(rules))
             assert got == exp, (n, h, variants, names, seed, start + i)
-        checked += 20

@@ -7,6 +7,7 @@ import naive_bonken as ref
 from analyzer.records import bonken_records
 from fastsim import bonken as bk
 from fastsim.bonken_schema import CONTRACTS
+from sweep import batches, random_names, random_run
 
 MIXES = [["heuristic"] * 4, ["random"] * 4, ["heuristic", "random", "random", "heuristic"],
          ["random", "heuristic", "heuristic", "random"]]
@@ -48,15 +49,12 @@ def test_whole_games_agree(variants):
 
 
 def test_many_random_rounds_agree():
-    rnd = random.Random(7)
-    checked = 0
-    while checked < 2400:
+    for rnd in batches(7, 2400, 30):
         contract = rnd.randrange(12)
-        names = [rnd.choice(["random", "heuristic"]) for _ in range(4)]
+        names = random_names(rnd, 4)
         dealer = rnd.randrange(4)
         hl = rnd.choice(["restricted", "after_broken"])
-        seed = rnd.getrandbits(64)
-        start = rnd.randrange(10**9)
+        seed, start = random_run(rnd)
         rules = bk.build_rules([] if hl == "restricted" else ["hearts_lead=after_broken"],
                                first_dealer=dealer)
         res = bk.simulate(rules, 30, seed=seed, policies=pols(names), contract=contract,
@@ -64,7 +62,6 @@ def test_many_random_rounds_agree():
         for i, got in enumerate(bonken_records(res)):
             assert got == ref.play_round(seed, start + i, dealer, names, contract=contract,
                                          hearts_lead=hl)
-        checked += 30
 
 
 def test_contract_choice_agrees_on_many_hands():

@@ -7,6 +7,7 @@ import pytest
 import naive_boonaken as ref
 from analyzer.records import boonaken_records
 from fastsim import boonaken as bo
+from sweep import batches, random_names, random_run
 
 MIXES = ["heuristic", "random", "mixed", "mixed2"]
 
@@ -79,19 +80,16 @@ def test_matches_agree(preset):
 
 
 def test_many_random_deals_agree():
-    rnd = random.Random(17)
-    done = 0
-    while done < 2500:
+    for rnd in batches(17, 2500, 25):
         preset = rnd.choice(["seed", "pagat", "leimuiden"])
         n = rnd.randint(2, 5)
-        names = [rnd.choice(["random", "heuristic"]) for _ in range(n)]
+        names = random_names(rnd, n)
         dealer = rnd.randrange(n)
-        seed, start = rnd.getrandbits(64), rnd.randrange(10**9)
+        seed, start = random_run(rnd)
         res = bo.simulate(bo.build_rules(n, preset, first_dealer=dealer), 25, seed=seed,
                           policies=pols(names), record=True, start=start)
         for i, got in enumerate(boonaken_records(res)):
             check(got, ref.play_deal(seed, start + i, n, dealer, names, preset=preset), preset)
-        done += 25
 
 
 def test_roem_functions_agree():

@@ -7,18 +7,15 @@ paths, grouping columns — the command must end with exit code 0, or with exit 
 exactly one stderr line ``troef: error: ...``; any other exception fails the test (it
 would have been a traceback). Counts are kept small so that valid examples run quickly.
 """
-import io
 import itertools
 import os
 import tempfile
-from contextlib import redirect_stderr, redirect_stdout
 
-import numba
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-import cli
+from conftest import invoke_cli
 
 # hypothesis keeps caches in ./.hypothesis: put them in a temp folder, not the checkout
 try:
@@ -36,17 +33,7 @@ _COUNTER = itertools.count()
 
 def invoke(args):
     """Run ``troef ARGS`` in this process → (exit code, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    threads = numba.get_num_threads()
-    code = "no exit"
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            cli.main(args=[str(a) for a in args], prog_name="troef")
-    except SystemExit as e:
-        code = e.code
-    finally:
-        numba.set_num_threads(threads)   # --threads must not leak into later tests
-    return code, out.getvalue(), err.getvalue()
+    return invoke_cli(*args)
 
 
 def check(args):
@@ -59,6 +46,15 @@ def check(args):
         assert lines[0].startswith("troef: error:"), (args, err)
     event(f"exit {code}")
     return code, out, err
+
+
+def fuzz_test(strategy):
+    """A test that `check`s every command line the strategy draws (no fixtures needed)."""
+    @FUZZ
+    @given(args=strategy())
+    def test(args):
+        check(args)
+    return test
 
 
 # ---------------------------------------------------------------- strategies
@@ -78,6 +74,14 @@ def number(lo, hi):
 def fuzzy(draw, noise, valid, invalid):
     """A valid value, or with probability noise/10 an invalid one."""
     return draw(invalid) if draw(st.integers(0, 9)) < noise else draw(valid)
+
+
+def coin_option(draw, fz, args, option, valid=None, invalid=None):
+    """On a drawn coin, add the option to args: a flag, or with a value fz(valid, invalid)."""
+    if draw(st.booleans()):
+        args.append(option)
+        if valid is not None:
+            args.append(fz(valid, invalid))
 
 
 RANK_CHARS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "T", "J", "Q", "K", "A",
@@ -138,8 +142,7 @@ def simulate_args(draw, tmp):
     fz = lambda valid, invalid: fuzzy(draw, noise, valid, invalid)  # noqa: E731
     args = ["simulate", "boerenbridge"]
     players = draw(st.integers(3, 7))
-    if draw(st.booleans()):
-        args += ["--players", fz(st.just(str(players)), number(-2, 12))]
+    coin_option(draw, fz, args, "--players", st.just(str(players)), number(-2, 12))
     if draw(st.booleans()):      # independent deals (a game is one deal)
         h = draw(st.integers(1, 51 // players))
         args += ["--hand-size", fz(st.just(str(h)), number(-1, 60)),
@@ -153,23 +156,19 @@ def simulate_args(draw, tmp):
             args += ["--deals", "3"]
     for _ in range(draw(st.integers(0, 2))):
         args += ["--variant", fz(st.sampled_from(VARIANTS_OK), BAD_VARIANT)]
-    if draw(st.booleans()):
-        args += ["--policy", fz(st.sampled_from(["heuristic", "random", "RANDOM"]), BAD_POLICY)]
+    coin_option(draw, fz, args, "--policy", st.sampled_from(["heuristic", "random", "RANDOM"]),
+                BAD_POLICY)
     for _ in range(draw(st.integers(0, 2))):
         args += ["--seat-policy", fz(
             st.builds(lambda s, p: f"{s}={p}", st.integers(0, 2),
                       st.sampled_from(["random", "heuristic"])),
             st.one_of(st.builds(lambda s, p: f"{s}={p}", st.integers(-2, 9),
                                 st.sampled_from(["random", "x", ""])), st.text(max_size=6)))]
-    if draw(st.booleans()):
-        args += ["--dealer", fz(st.integers(0, 2).map(str), number(-2, 9))]
-    if draw(st.booleans()):
-        args += ["--seed", fz(st.one_of(st.integers(0, 9), st.just(2**64 - 1)).map(str),
-                              number(-5, -1))]
-    if draw(st.booleans()):
-        args += ["--threads", fz(st.integers(1, 2).map(str), number(-3, 0))]
-    if draw(st.booleans()):
-        args += ["--chunk-deals", fz(st.integers(1, 60).map(str), number(-3, 0))]
+    coin_option(draw, fz, args, "--dealer", st.integers(0, 2).map(str), number(-2, 9))
+    coin_option(draw, fz, args, "--seed",
+                st.one_of(st.integers(0, 9), st.just(2**64 - 1)).map(str), number(-5, -1))
+    coin_option(draw, fz, args, "--threads", st.integers(1, 2).map(str), number(-3, 0))
+    coin_option(draw, fz, args, "--chunk-deals", st.integers(1, 60).map(str), number(-3, 0))
     k = next(_COUNTER)
     out = draw(st.sampled_from(["none", "none", "file", "dir", "dir", "dir-resume"]))
     if draw(st.integers(0, 9)) < noise:
@@ -203,8 +202,7 @@ def simulate_args(draw, tmp):
             ["--scheduler", "tcp://127.0.0.1:0"], ["--scheduler", "tcp://127.0.0.1:99999"],
             ["--scheduler", "http://127.0.0.1:8786"], ["--scheduler", ""],
             ["--scheduler", "tcp://127.0.0.1:1", "--dask-workers", "2"]]))
-    if draw(st.booleans()):
-        args += ["--json"]
+    coin_option(draw, fz, args, "--json")
     return noise, args
 
 
@@ -253,21 +251,14 @@ def bid_args(draw):
                                          st.text(max_size=6)))]
     for _ in range(draw(st.integers(0, 2))):
         args += ["--variant", fz(st.sampled_from(VARIANTS_OK), BAD_VARIANT)]
-    if draw(st.booleans()):
-        args += ["--policy", fz(st.sampled_from(["heuristic", "random"]), BAD_POLICY)]
-    if draw(st.booleans()):
-        args += ["--seed", fz(st.integers(0, 9).map(str), number(-3, -1))]
-    if draw(st.booleans()):
-        args += ["--threads", fz(st.integers(1, 2).map(str), number(-3, 0))]
-    if draw(st.booleans()):
-        args.append("--json")
+    coin_option(draw, fz, args, "--policy", st.sampled_from(["heuristic", "random"]), BAD_POLICY)
+    coin_option(draw, fz, args, "--seed", st.integers(0, 9).map(str), number(-3, -1))
+    coin_option(draw, fz, args, "--threads", st.integers(1, 2).map(str), number(-3, 0))
+    coin_option(draw, fz, args, "--json")
     return args
 
 
-@FUZZ
-@given(args=bid_args())
-def test_fuzz_bid(args):
-    check(args)
+test_fuzz_bid = fuzz_test(bid_args)
 
 
 @st.composite
@@ -291,15 +282,11 @@ def explain_args(draw):
         args += ["--trump-card", fz(st.just(card_text(draw, deck[51], notation)),
                                     st.one_of(BAD_CARD, st.just(card_text(draw, deck[0],
                                                                           notation))))]
-    if draw(st.booleans()):
-        args.append("--json")
+    coin_option(draw, fz, args, "--json")
     return args
 
 
-@FUZZ
-@given(args=explain_args())
-def test_fuzz_explain(args):
-    check(args)
+test_fuzz_explain = fuzz_test(explain_args)
 
 
 COLUMNS = ["bid", "hand_size", "position", "players", "policy", "trump", "seat", "dealer",

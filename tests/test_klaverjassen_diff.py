@@ -9,6 +9,7 @@ from analyzer.records import klaverjassen_records
 from fastsim import klaverjassen as kj
 from fastsim import klaverjassen_nb as knb
 from fastsim.cards import card_str, mask_of, parse_card
+from sweep import batches, random_names, random_run
 
 VARIANTS = [[], ["amsterdam"], ["undertrump=forced"], ["four_of_a_kind=all_100"],
             ["amsterdam", "undertrump=forced", "four_of_a_kind=all_100"]]
@@ -59,18 +60,15 @@ def test_boompjes_agree(vi):
 
 
 def test_many_random_deals_agree():
-    rnd = random.Random(3)
-    done = 0
-    while done < 3000:
+    for rnd in batches(3, 3000, 30):
         variants = rnd.choice(VARIANTS)
         rules = kj.build_rules(variants, first_dealer=rnd.randrange(4))
-        names = [rnd.choice(["random", "heuristic"]) for _ in range(4)]
-        seed, start = rnd.getrandbits(64), rnd.randrange(10**9)
+        names = random_names(rnd, 4)
+        seed, start = random_run(rnd)
         res = kj.simulate(rules, 30, seed=seed, policies=pols(names), record=True,
                           game_start=start)
         for i, got in enumerate(klaverjassen_records(res)):
             assert got == ref.play_deal(seed, start + i, rules.first_dealer, names, **kwargs(rules))
-        done += 30
 
 
 def test_legality_and_roem_agree_exhaustively_on_random_situations():

@@ -13,42 +13,11 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import naive_boerenbridge as bb  # noqa: E402
 import naive_boonaken as nb  # noqa: E402
+from indep32 import DECK, SUITS, code, point_totals, spec_shuffle  # noqa: E402
+from indep32 import BOONAKEN as RULES  # noqa: E402  (independent tables, docs/rules.md §4)
 
-SUITS = "SHDC"
-RANKS = "789TJQKA"
-DECK = [r + s for s in SUITS for r in RANKS]
-
-# Independent tables written from docs/rules.md §4 (high to low).
-TRUMP_HIGH_TO_LOW = "J9AKQT87"
-PLAIN_HIGH_TO_LOW = "AKQJT987"
-POINTS_TRUMP = {"J": 20, "9": 14, "A": 11, "K": 3, "Q": 2, "T": 10, "8": 0, "7": 0}
-POINTS_PLAIN = {"A": 11, "K": 3, "Q": 2, "J": 1, "T": 10, "9": 0, "8": 0, "7": 0}
+power, pts, winner_index = RULES.power, RULES.pts, RULES.winner_index
 TRICKS = {2: 15, 3: 10, 4: 7, 5: 6}
-
-
-def code(card):
-    return 16 * SUITS.index(card[1]) + "23456789TJQKA".index(card[0])
-
-
-def pts(card, trump):
-    return POINTS_TRUMP[card[0]] if card[1] == trump else POINTS_PLAIN[card[0]]
-
-
-def power(card, trump):
-    if card[1] == trump:
-        return 100 - TRUMP_HIGH_TO_LOW.index(card[0])
-    return 50 - PLAIN_HIGH_TO_LOW.index(card[0])
-
-
-def winner_index(cards, trump):
-    best = 0
-    for i in range(1, len(cards)):
-        c, b = cards[i], cards[best]
-        if c[1] == trump and b[1] != trump:
-            best = i
-        elif c[1] == b[1] and power(c, trump) > power(b, trump):
-            best = i
-    return best
 
 
 def legal_indep(hand, trick, trump, preset):
@@ -103,11 +72,7 @@ def test_ladder():
 
 def test_card_points_totals():
     for t in SUITS:
-        assert sum(nb.card_points(c, t) for c in DECK) == 141
-        assert sum(nb.card_points(c, t) for c in DECK if c[1] == t) == 60
-        for s in SUITS:
-            if s != t:
-                assert sum(nb.card_points(c, t) for c in DECK if c[1] == s) == 27
+        assert point_totals(nb.card_points, t) == (141, 60, [27, 27, 27])
     assert sum(nb.card_points(c, None) for c in DECK) == 108
     for t in list(SUITS) + [None]:
         for c in DECK:
@@ -456,12 +421,7 @@ def test_deal_layout(preset, n):
             tab["stock"] + tab["sleeping"]
         assert sorted(every) == sorted(DECK)
         # the deal itself, recomputed from the formulas of the spec
-        dkey = bb.deal_key(2, d)
-        deck = [16 * s + r for s in range(4) for r in range(5, 13)]
-        for i in range(31):
-            j = i + bb.below(dkey, i, 32 - i)
-            deck[i], deck[j] = deck[j], deck[i]
-        deck = [bb.card_str(c) for c in deck]
+        deck = spec_shuffle(2, d, 31)
         dealer = d % n
         for p in range(n):
             assert rec["hands"][(dealer + 1 + p) % n] == sorted(deck[6 * p:6 * p + 6], key=code)

@@ -13,10 +13,9 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import naive_boerenbridge as bb  # noqa: E402
 import naive_klaverjassen as nk  # noqa: E402
+from indep32 import DECK, SUITS, code, point_totals, spec_shuffle  # noqa: E402
+from indep32 import KLAVERJASSEN as RULES  # noqa: E402  (independent tables, docs/rules.md §2)
 
-SUITS = "SHDC"
-RANKS = "789TJQKA"
-DECK = [r + s for s in SUITS for r in RANKS]
 ROEM_VALUES = {0, 20, 40, 50, 70, 100, 200}
 POLICY_SETS = [
     ["random"] * 4,
@@ -31,37 +30,7 @@ VARIANTS = [
     dict(amsterdam=True, undertrump_forced=True, all_100=True),
 ]
 
-# Independent tables, written from docs/rules.md §2 (high to low).
-TRUMP_HIGH_TO_LOW = "J9ATKQ87"
-PLAIN_HIGH_TO_LOW = "ATKQJ987"
-POINTS_TRUMP = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
-POINTS_PLAIN = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
-
-
-def code(card):
-    return 16 * SUITS.index(card[1]) + "23456789TJQKA".index(card[0])
-
-
-def power(card, trump):
-    """A trick-taking power: trumps above everything, then the order of docs/rules.md §2."""
-    if card[1] == trump:
-        return 100 - TRUMP_HIGH_TO_LOW.index(card[0])
-    return 50 - PLAIN_HIGH_TO_LOW.index(card[0])
-
-
-def pts(card, trump):
-    return POINTS_TRUMP[card[0]] if card[1] == trump else POINTS_PLAIN[card[0]]
-
-
-def winner_index(cards, trump):
-    best = 0
-    for i in range(1, len(cards)):
-        c, b = cards[i], cards[best]
-        if c[1] == trump and b[1] != trump:
-            best = i
-        elif c[1] == b[1] and power(c, trump) > power(b, trump):
-            best = i
-    return best
+power, pts, winner_index = RULES.power, RULES.pts, RULES.winner_index
 
 
 def legal_indep(hand, trick, trump, amsterdam=False, undertrump_forced=False):
@@ -99,11 +68,7 @@ def legal_indep(hand, trick, trump, amsterdam=False, undertrump_forced=False):
 
 def test_card_points_sum_to_152_per_deck_and_162_per_deal():
     for trump in SUITS:
-        assert sum(nk.card_points(c, trump) for c in DECK) == 152
-        assert sum(nk.card_points(c, trump) for c in DECK if c[1] == trump) == 62
-        for s in SUITS:
-            if s != trump:
-                assert sum(nk.card_points(c, trump) for c in DECK if c[1] == s) == 30
+        assert point_totals(nk.card_points, trump) == (152, 62, [30, 30, 30])
     assert nk.card_points("JH", "H") == 20 and nk.card_points("JH", "S") == 2
     assert nk.card_points("9D", "D") == 14 and nk.card_points("9D", "C") == 0
     assert nk.card_points("TS", "H") == 10 and nk.card_points("KC", "C") == 4
@@ -136,11 +101,7 @@ def test_trick_winners():
     assert nk.trick_winner(["7S"], "H") == 0
     # exhaustive agreement with an independent formulation on random tricks
     for seed in range(300):
-        dkey = bb.deal_key(99, seed)
-        cards = list(DECK)
-        for i in range(4):
-            j = i + bb.below(dkey, i, 32 - i)
-            cards[i], cards[j] = cards[j], cards[i]
+        cards = spec_shuffle(99, seed, 4)
         trick = cards[:4]
         trump = SUITS[seed % 4]
         assert nk.trick_winner(trick, trump) == winner_index(trick, trump)
@@ -273,11 +234,7 @@ def test_legal_cards_agree_with_independent_formulation():
     # every 4-card hand against many tricks, all variant combinations
     count = 0
     for seed in range(120):
-        dkey = bb.deal_key(7, seed)
-        cards = list(DECK)
-        for i in range(31):
-            j = i + bb.below(dkey, i, 32 - i)
-            cards[i], cards[j] = cards[j], cards[i]
+        cards = spec_shuffle(7, seed, 31)
         trump = SUITS[seed % 4]
         hand = cards[:5]
         for n in range(4):

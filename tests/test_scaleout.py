@@ -5,45 +5,27 @@ interrupted-and-resumed dataset is byte-identical to an uninterrupted one, a run
 LocalCluster (loopback only) is byte-identical to a local run, and the statistics streamed
 from a dataset equal those of analyzer.stats on the whole frame.
 """
-import io
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
-import numba
 import pandas as pd
 import pytest
 
-import cli
 from analyzer import run as runner
 from analyzer import stream
 from analyzer.dataset_stats import dataset_stats
 from analyzer.frames import tidy
 from analyzer.stats import STATS, all_stats
 from analyzer.storage import read_parquet
+from conftest import invoke_cli as invoke
 from fastsim import boerenbridge as bb
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def invoke(*args):
-    """``troef ARGS`` in this process → (exit code, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    threads = numba.get_num_threads()
-    code = None
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            cli.main(args=[str(a) for a in args], prog_name="troef")
-    except SystemExit as e:
-        code = e.code
-    finally:
-        numba.set_num_threads(threads)
-    return code, out.getvalue(), err.getvalue()
 
 
 def ok(*args):
