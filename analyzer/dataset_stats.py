@@ -195,12 +195,14 @@ def _compare(available, by):
                           "e": df["exact"].astype(np.int64), by: df[by].values})
         return t.groupby(by, observed=True).sum()
 
-    def finish(agg):
+    def finish(agg, first=None):
+        """``first``: the source given first, the baseline (else the first group)."""
         if not len(agg):
             return pd.DataFrame()
         mean, sd = _mean_sd(agg["n"], agg["s"], agg["ss"])
         n = agg["n"].to_numpy()
-        base = (mean[0], sd[0], int(n[0]))
+        b = list(agg.index).index(first) if by == "source" and first in list(agg.index) else 0
+        base = (mean[b], sd[b], int(n[b]))
         rows = []
         for j, key in enumerate(agg.index):
             nj, m, s = int(n[j]), mean[j], sd[j]
@@ -211,7 +213,7 @@ def _compare(available, by):
                          "mean_score_lo": m - Z95 * s / np.sqrt(nj),
                          "mean_score_hi": m + Z95 * s / np.sqrt(nj),
                          "exact_rate": ex / nj, "exact_rate_lo": lo,
-                         "exact_rate_hi": hi, "vs": agg.index[0], "score_diff": d,
+                         "exact_rate_hi": hi, "vs": agg.index[b], "score_diff": d,
                          "score_diff_lo": dlo, "score_diff_hi": dhi})
         return pd.DataFrame(rows)
     return _Stat("compare", [by, "score", "exact"], _GroupSums([by], make), finish)
@@ -277,16 +279,12 @@ def dataset_stats(paths, by=DEFAULT_BY, which=STATS, feature="trump_count"):
     for name, files in srcs:
         for df in _batches(files, read):
             if "source" in need:
-                df["source"] = pd.Categorical.from_codes(
-                    np.full(len(df), order.index(name), dtype=np.int32), categories=order)
+                df["source"] = name
             n_rows += len(df)
             for s in todo:
                 s.sums.add(df)
-    tables = {s.name: s.finish(s.sums.result()) for s in todo}
-    for t in tables.values():     # the source labels as plain strings, as in one frame
-        if "source" in t.columns and isinstance(t["source"].dtype, pd.CategoricalDtype):
-            t["source"] = t["source"].astype(str)
-    return tables, n_rows
+    return {s.name: s.finish(s.sums.result(), order[0]) if s.name == "compare"
+            else s.finish(s.sums.result()) for s in todo}, n_rows
 
 
 def results_stats(paths, by=None, which=(), feature=None):

@@ -104,12 +104,12 @@ def compare(df, by="policy"):
     difference of each to the first group with a 95% Welch interval."""
     _check_keys(df, [by])
     rows = []
-    # several files: the first given is the baseline (order of appearance); policies in
-    # their code order
-    parts = [(k, p) for k, p in df.groupby(by, observed=True, sort=by != "source")]
+    parts = [(k, p) for k, p in df.groupby(by, observed=True)]
     if not parts:
         return pd.DataFrame()
-    base_key, base = parts[0]
+    # several files: the first given (the first rows) is the baseline
+    first = df[by].iloc[0] if by == "source" else parts[0][0]
+    base_key, base = next((k, p) for k, p in parts if k == first)
     for key, part in parts:
         n = len(part)
         m, s = part["score"].mean(), part["score"].std()
