@@ -68,6 +68,10 @@ def nl_to_en_json(x, key=None):
 
 
 def test_translator_itself():
+    assert_dutch_text("turned 9R (trump R): BH TR HK VS; S 1.0  K 2.0")
+    for english in ("trump D", "turned 9D", "JS", "QH 2S", "  C 2.0", "four Qs 100"):
+        with pytest.raises(AssertionError):
+            assert_dutch_text(english)
     assert en_to_nl_cards("JH 10d KC QS AS 2c") == "BH TR HK VS AS 2K"
     assert nl_to_en_text("turned 9R (trump R): BH TR HK VS; S 1.0  K 2.0") == \
         "turned 9D (trump D): JH TD KC QS; S 1.0  C 2.0"
@@ -91,9 +95,9 @@ QUESTIONS = {
     "trump klaverjassen": (["trump", "klaverjassen", "--hand", "JS 9S AS KH TH 7D 8C AC",
                             "--position", "1", "--samples", "60"], {"--hand"}, set(), BOTH),
     "solve klaverjassen": (["solve", "klaverjassen", "--hands",
-                            "9H AH TS 7C 8C KD QD / 7H 8H AS KS QS 9C TC JD / "
+                            "JH 9H AH TS 8C KD QD / 7H 8H AS KS QS 9C TC JD / "
                             "TH KH JS 9S AC KC 7D 8D / QH 8S 7S JC QC AD TD 9D",
-                            "--trick", "JH", "--trump", "D", "--cards"],
+                            "--trick", "7C", "--trump", "D", "--cards"],
                            {"--hands", "--trick"}, {"--trump"}, BOTH),
     "explain boerenbridge": (["explain", "boerenbridge", "--trick", "KH QH 2S 10H",
                               "--trump", "D"], {"--trick"}, {"--trump"}, BOTH),
@@ -125,6 +129,16 @@ def _timing_free(text):
 
 
 _DUTCH_CARD = re.compile(r"^[2-9TBVHA][SHRK]$")
+_EN_CARD = re.compile(r"(?<!\w)(10|[2-9TJQKA])([SHDC])(?!\w)")
+_EN_ONLY_SUIT = re.compile(r"(?<!\w)[DC](?!\w)")
+
+
+def assert_dutch_text(text):
+    """No English-only spelling (rank J Q K, suit D C) is left in a Dutch-notation answer."""
+    for m in _EN_CARD.finditer(text):
+        assert m.group(1) not in "JQK" and m.group(2) not in "DC", (m.group(0), text)
+    assert not _EN_ONLY_SUIT.search(text), text
+    assert not re.search(r"\bfour [JQK]s\b", text), text
 
 
 def assert_dutch(x, key=None):
@@ -155,8 +169,10 @@ def test_same_answer_in_both_notations(name, fmt):
         for j in (en_j, nl_j):
             j.pop("seconds", None)
         assert_dutch(nl_j)
+        assert_dutch_text(json.dumps(nl_j, ensure_ascii=False))
         assert nl_to_en_json(nl_j) == en_j
     else:
+        assert_dutch_text(nl)
         assert _timing_free(nl_to_en_text(nl)) == _timing_free(en)
     if any(ch in args[args.index(o) + 1] for o in QUESTIONS[name][1] for ch in "JQKDC"):
         assert nl != en      # the question holds a card whose Dutch spelling differs
