@@ -11,7 +11,7 @@ import numpy as np
 
 from fastsim import boerenbridge_nb as nb
 from fastsim.boerenbridge_schema import PIMC_WORLDS, POLICIES, SCORING, RulesError, build_rules
-from fastsim.cards import CardError, card_str, mask_of, parse_card, parse_cards
+from fastsim.cards import CardError, card_str, mask_of, parse_card, parse_cards, suit_str
 from .stats_core import check_query, mean_ci, wilson
 
 DEFAULT_SAMPLES = 20_000
@@ -129,7 +129,7 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=DEF
         "players": n,
         "hand": [card_str(c, notation) for c in codes],
         "trump_card": card_str(turned, notation),
-        "trump": None if notrump else "SHDC"[trump],
+        "trump": None if notrump else suit_str(trump, notation),
         "position": position,
         "bids_before": given,
         "policy": policy,

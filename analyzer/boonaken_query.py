@@ -14,7 +14,7 @@ import numpy as np
 from fastsim import boonaken_nb as bnb
 from fastsim.boonaken_schema import (BOONAAK, LADDER, LAYOUT_OPEN, MISERE, PIMC_WORLDS, POLICIES,
                                      ZWABBER, build_rules)
-from fastsim.cards import SUITS, CardError, card_str, mask_of, parse_cards
+from fastsim.cards import CardError, card_str, mask_of, parse_cards, suit_str
 from fastsim.common import RulesError
 from .stats_core import check_query, mean_ci, wilson
 
@@ -57,11 +57,11 @@ def bid_advice(players, hand, open_cards, preset="seed", samples=5000, policy="h
         elif level == BOONAAK:
             per = allwin.sum(axis=0)
             t = int(np.argmax(per))
-            hits, trump = int(per[t]), SUITS[t]
+            hits, trump = int(per[t]), suit_str(t, notation)
         else:
             per = (pts >= name).sum(axis=0)
             t = int(np.argmax(per))
-            hits, trump = int(per[t]), SUITS[t]
+            hits, trump = int(per[t]), suit_str(t, notation)
         lo, hi = wilson(hits, m)
         rows.append({"bid": name, "p_make": hits / m, "p_make_ci": [float(lo), float(hi)],
                      "trump": trump})
@@ -70,7 +70,7 @@ def bid_advice(players, hand, open_cards, preset="seed", samples=5000, policy="h
         mean = float(pts[:, t].mean())
         sd = float(pts[:, t].std(ddof=1)) if m > 1 else 0.0
         lo, hi, _ = mean_ci(mean, sd, m)
-        expected[SUITS[t]] = {"mean": mean, "ci": [float(lo), float(hi)]}
+        expected[suit_str(t, notation)] = {"mean": mean, "ci": [float(lo), float(hi)]}
     best_t = max(expected, key=lambda k: expected[k]["mean"])
     worth = [r for r in rows if r["p_make"] >= WORTH]
     return {"game": "boonaken", "players": n, "preset": rules.preset,

@@ -19,8 +19,8 @@ def _trick_state(cards, trump):
     return led, winner, wpos, hi
 
 
-def roem_items(cards, trump, all_100):
-    """The roem of a trick, item by item: [{"name", "points"}]."""
+def roem_items(cards, trump, all_100, notation="en"):
+    """The roem of a trick, item by item: [{"name", "points"}] (a rank in ``notation``)."""
     mask = np.int64(mask_of(cards))
     run, stuk, four = knb.roem_parts_nb(mask, trump, all_100)
     items = []
@@ -29,7 +29,7 @@ def roem_items(cards, trump, all_100):
     if stuk:
         items.append({"name": "stuk (king and queen of trump)", "points": int(stuk)})
     if four:
-        items.append({"name": f"four {card_str(cards[0])[0]}s".replace("Ts", "tens"),
+        items.append({"name": f"four {card_str(cards[0], notation)[0]}s".replace("Ts", "tens"),
                       "points": int(four)})
     return items
 
@@ -83,7 +83,7 @@ def explain_klaverjassen(trump, trick, hand=None, variants=(), notation="en"):
                              "which cards may be played to a partial trick)")
         led, winner, wpos, hi = _trick_state(cards, t)
         pts = sum(int(knb.points_nb(c, t)) for c in cards)
-        items = roem_items(cards, t, rules.all_100)
+        items = roem_items(cards, t, rules.all_100, notation)
         return {"winner": wpos, "winner_card": card_str(cards[wpos], notation),
                 "card_points": pts, "roem": sum(i["points"] for i in items), "roem_items": items,
                 "last_trick_bonus": LAST_TRICK}
@@ -111,7 +111,7 @@ def explain_boerenbridge(trick, trump=None, trump_card=None, hand=None, notation
     if trump_card is not None:
         tcard = parse_card(trump_card, notation)
         t = tcard // 16
-    elif trump is None or trump.strip().lower() in ("none", "nt", "-"):
+    elif trump is None or trump.strip().isascii() and trump.strip().lower() in ("none", "nt", "-"):
         tcard, t = None, -1
     else:
         tcard, t = None, parse_suit(trump, notation)
@@ -167,7 +167,7 @@ def solve_klaverjassen(hands, trump, leader=0, playing_team=0, trick="", cards=F
     hs = [parse_cards(p, notation, deck=32) for p in parts]
     tr = parse_cards(trick, notation, deck=32)
     return kdd.solve(hs, parse_suit(trump, notation), build_rules(variants), leader=leader,
-                     playing_team=playing_team, trick=tr, cards=cards)
+                     playing_team=playing_team, trick=tr, cards=cards, notation=notation)
 
 
 def render_solve(r, playing_team, show_cards):

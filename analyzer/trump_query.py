@@ -13,13 +13,17 @@ import numpy as np
 
 from fastsim import klaverjassen_dd_nb as dd
 from fastsim import klaverjassen_nb as knb
-from fastsim.cards import CardError, card_str, mask_of, parse_cards
+from fastsim.cards import CardError, card_str, mask_of, parse_cards, suit_str
 from fastsim.common import RulesError
 from fastsim.klaverjassen_schema import PIMC_WORLDS, POLICIES, build_rules
 from .stats_core import check_query, mean_ci, wilson
 
-OPTIONS = ["S", "H", "D", "C", "pass"]
 MAX_DRAW_FACTOR = 200
+
+
+def option_name(o, notation="en"):
+    """Option 0..3 (a suit) or 4 (pass) as printed: the suit in ``notation``."""
+    return "pass" if o == 4 else suit_str(o, notation)
 
 
 def trump_query(hand, position, passes=None, samples=None, policy="heuristic", variants=(),
@@ -104,7 +108,7 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
         pit = int(r["pit"][:, o].sum())
         nlo, nhi = wilson(nat, m)
         plo, phi = wilson(pit, m)
-        rows.append({"option": OPTIONS[o], "expected_margin": mean,
+        rows.append({"option": option_name(o, notation), "expected_margin": mean,
                      "expected_margin_ci": [float(lo), float(hi)],
                      "p_nat": nat / m, "p_nat_ci": [float(nlo), float(nhi)],
                      "p_pit": pit / m, "p_pit_ci": [float(plo), float(phi)],

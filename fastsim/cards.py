@@ -89,15 +89,43 @@ def _split_rank_suit(token):
     return token[:-1], token[-1]
 
 
-def parse_card(token, notation="en", deck=52):
-    """One card string → card code. Raises :class:`CardError` with a one-line message."""
+def _ascii_upper(text):
+    """Upper-case ASCII letters only: ``str.upper`` maps look-alikes onto card letters
+    (``'ſ'.upper() == 'S'``, ``'ß'.upper() == 'SS'``), which must be refused, not read."""
+    return "".join(ch.upper() if ch.isascii() else ch for ch in text)
+
+
+def rank_help(notation="en"):
+    """The ranks as a user types them, for error messages."""
+    if notation == "nl":
+        return "2 3 4 5 6 7 8 9 10 B V H A (or T for 10)"
+    return "2 3 4 5 6 7 8 9 T J Q K A (or 10 for T)"
+
+
+def suit_help(notation="en"):
+    """The suit letters (and symbols) a user may type, for error messages."""
+    if notation == "nl":
+        return "S H R K (Dutch notation)"
+    return "S H D C or ♠ ♥ ♦ ♣"
+
+
+def _check_notation(notation):
     if notation not in NOTATIONS:
         raise CardError(f"unknown card notation {notation!r} (use en or nl)")
+
+
+def parse_card(token, notation="en", deck=52):
+    """One card string → card code. Raises :class:`CardError` with a one-line message.
+
+    Only the documented alphabets are read (ASCII letters in any case, digits, and in the
+    English notation the suit symbols); any other character is refused."""
+    _check_notation(notation)
     raw = token
-    token = token.strip().upper()
+    token = _ascii_upper(token.strip())
     rank_txt, suit_txt = _split_rank_suit(token)
     if rank_txt is None:
-        raise CardError(f"unknown card {raw!r}: expected rank then suit, e.g. AS or 10H")
+        example = "AS or 10H" if notation == "en" else "AS or 10R"
+        raise CardError(f"unknown card {raw!r}: expected rank then suit, e.g. {example}")
     if rank_txt == "10":
         rank_txt = "T"
     if notation == "en":
@@ -105,17 +133,14 @@ def parse_card(token, notation="en", deck=52):
         if suit < 0:
             suit = UNICODE_SUITS.find(suit_txt)
         ranks = RANKS
-        suit_help = "S H D C or ♠ ♥ ♦ ♣"
     else:
         suit = NL_SUITS.find(suit_txt)
         ranks = NL_RANKS
-        suit_help = "S H R K (Dutch notation)"
     rank = ranks.find(rank_txt) if len(rank_txt) == 1 else -1
     if suit < 0:
-        raise CardError(f"unknown card {raw!r}: suit must be one of {suit_help}")
+        raise CardError(f"unknown card {raw!r}: suit must be one of {suit_help(notation)}")
     if rank < 0:
-        raise CardError(f"unknown card {raw!r}: rank must be one of "
-                        f"{' '.join(ranks.replace('T', '10'))}")
+        raise CardError(f"unknown card {raw!r}: rank must be one of {rank_help(notation)}")
     code = card_code(suit, rank)
     if deck == 32 and rank < RANK_7:
         raise CardError(f"card {raw!r} is not in the 32-card deck (7 to A)")
@@ -156,12 +181,22 @@ def cards_str(codes, notation="en", unicode=False):
     return " ".join(card_str(c, notation, unicode) for c in codes)
 
 
+def suit_str(suit, notation="en"):
+    """Suit index → its letter: ``S H D C`` (``nl``: ``S H R K``)."""
+    _check_notation(notation)
+    suit = int(suit)
+    if not 0 <= suit < 4:
+        raise CardError(f"invalid suit {suit}")
+    return (NL_SUITS if notation == "nl" else SUITS)[suit]
+
+
 def parse_suit(text, notation="en"):
-    """A suit letter/symbol → suit index."""
-    t = text.strip().upper()
+    """A suit letter/symbol → suit index (only the documented letters, any case)."""
+    _check_notation(notation)
+    t = _ascii_upper(text.strip())
     table = SUITS if notation == "en" else NL_SUITS
     if len(t) == 1 and t in table:
         return table.index(t)
     if notation == "en" and len(t) == 1 and t in UNICODE_SUITS:
         return UNICODE_SUITS.index(t)
-    raise CardError(f"unknown suit {text!r}: use one of {' '.join(table)}")
+    raise CardError(f"unknown suit {text!r}: use one of {suit_help(notation)}")

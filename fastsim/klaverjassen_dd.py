@@ -26,23 +26,24 @@ def _table():
     return _TABLE, _GEN[0]
 
 
-def check_position(hands, trump, leader, trick, rules):
-    """Validate a position (card codes); raises CardError/RulesError with one line."""
+def check_position(hands, trump, leader, trick, rules, notation="en"):
+    """Validate a position (card codes); raises CardError/RulesError with one line (cards
+    written in ``notation``)."""
     if len(hands) != 4:
         raise CardError(f"give four hands (seats 0 / 1 / 2 / 3), got {len(hands)}")
     seen = {}
     for s, h in enumerate(hands):
         for c in h:
             if c % 16 < 5:
-                raise CardError(f"card {card_str(c)} is not in the 32-card deck (7 to A)")
+                raise CardError(f"card {card_str(c, notation)} is not in the 32-card deck (7 to A)")
             if c in seen:
-                raise CardError(f"card {card_str(c)} is in seat {seen[c]}'s and seat {s}'s hand")
+                raise CardError(f"card {card_str(c, notation)} is in seat {seen[c]}'s and seat {s}'s hand")
             seen[c] = s
     for c in trick:
         if c % 16 < 5:
-            raise CardError(f"card {card_str(c)} is not in the 32-card deck (7 to A)")
+            raise CardError(f"card {card_str(c, notation)} is not in the 32-card deck (7 to A)")
         if c in seen:
-            raise CardError(f"card {card_str(c)} is both in a hand and in the trick")
+            raise CardError(f"card {card_str(c, notation)} is both in a hand and in the trick")
         seen[c] = "trick"
     if len(set(trick)) != len(trick):
         raise CardError("a card appears twice in the trick")
@@ -72,7 +73,7 @@ def check_position(hands, trump, leader, trick, rules):
         legal = int(knb.legal_nb(held, led, trump, hi, pw, rules.amsterdam,
                                  rules.undertrump_forced))
         if not legal >> c & 1:
-            raise RulesError(f"illegal trick: seat {s} may not play {card_str(c)} there")
+            raise RulesError(f"illegal trick: seat {s} may not play {card_str(c, notation)} there")
         if j == 0:
             led, winner, wseat = c >> 4, c, s
         elif knb.beats_nb(c, winner, led, trump):
@@ -82,13 +83,14 @@ def check_position(hands, trump, leader, trick, rules):
     return masks
 
 
-def solve(hands, trump, rules, leader=0, playing_team=0, trick=(), cards=False):
+def solve(hands, trump, rules, leader=0, playing_team=0, trick=(), cards=False, notation="en"):
     """``hands``: four lists of card codes (per seat, cards still held); ``trick``: cards
-    already played to the current trick, starting with ``leader``'s."""
+    already played to the current trick, starting with ``leader``'s. Cards in the answer
+    and in error messages are written in ``notation``."""
     if playing_team not in (0, 1):
         raise RulesError("the playing team is 0 (seats 0+2) or 1 (seats 1+3)")
     trick = [int(c) for c in trick]
-    masks = check_position(hands, trump, leader, trick, rules)
+    masks = check_position(hands, trump, leader, trick, rules, notation)
     h = np.array(masks, dtype=np.int64)
     tr = np.full(4, -1, dtype=np.int64)
     tr[:len(trick)] = trick
@@ -134,7 +136,7 @@ def solve(hands, trump, rules, leader=0, playing_team=0, trick=(), cards=False):
         while x:
             c = (x & -x).bit_length() - 1
             x &= x - 1
-            rows.append({"card": card_str(c), "margin": card_margin(h, tr, tn, leader, c, trump,
+            rows.append({"card": card_str(c, notation), "margin": card_margin(h, tr, tn, leader, c, trump,
                                                                      playing_team, flags)})
         out["cards"] = rows
     return out
