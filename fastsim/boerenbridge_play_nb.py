@@ -1,0 +1,229 @@
+"""Boerenbridge play-query kernels: "which card should I play now?".
+
+A query position is one player's information state in the middle of a deal. These
+kernels sample the cards that player cannot see (:func:`hidden_deal_nb`, exact-uniform
+through importance weights), optionally keep only the worlds in which the other players'
+heuristic bids equal the bids they made, and finish every world once per candidate card
+with one policy for everyone (common random numbers: the same worlds for every card).
+
+The card rules themselves are not repeated here: the rollouts call the engine's own
+:func:`fastsim.play_nb.heuristic_play_nb`, :func:`fastsim.play_nb.random_card_nb`,
+:func:`fastsim.boerenbridge_nb.pimc_card_nb` and :func:`fastsim.boerenbridge_nb.rollout_nb`,
+so a query can never drift from the simulator. numpy in, numpy out.
+"""
+import numpy as np
+from numba import njit, prange
+
+from .bits import popcount_nb, suit_mask_nb
+from .boerenbridge_nb import (deal_score_nb, forbidden_bid_nb, forbidden_of, heuristic_bid_nb,
+                              pimc_card_nb, rollout_nb, world_capacity_nb)
+from .boerenbridge_schema import (CTR_PLAY, MAX_SEATS, POLICY_HEURISTIC, POLICY_PIMC,
+                                  POLICY_RANDOM)
+from .play_nb import FULL52, heuristic_play_nb, random_card_nb
+from .pimc_nb import REST
+from .rng import below_nb, deal_key_nb, run_key_nb
+from .trick import NATURAL_ORDER, trick_key_nb, trick_so_far_nb
+
+WORLD_SALT = 7_000_000   # deal-key index of a world's policy randomness (random/pimc)
+
+
+@njit(cache=True)
+def hidden_deal_nb(wkey, n, me, my_hand, unseen, cap, voids, out):
+    """Deal the ``unseen`` cards: position q (q != me) receives ``cap[q]`` of them, the rest
+    (``cap[REST]``) was never dealt; nobody gets a suit of ``voids[q]`` (bit per suit).
+
+    Cards go in a fixed order (suits with the most void holders first, then by code), each
+    to an eligible holder (the undealt rest always is one) with probability proportional
+    to its free room. Returns ``log(1 / q)`` where ``q`` is the probability of this
+    outcome: with ``exp`` of it as the importance weight, weighted worlds are exactly
+    uniform over the deals consistent with the voids. ``-inf``: stuck (weight zero).
+    ``out[me]`` = my hand."""
+    room = np.empty(REST + 1, dtype=np.int64)
+    for q in range(REST + 1):
+        room[q] = cap[q]
+    nvoid = np.zeros(4, dtype=np.int64)
+    for q in range(n):
+        if q != me:
+            for s in range(4):
+                nvoid[s] += (voids[q] >> s) & 1
+    for q in range(n):
+        out[q] = 0
+    out[me] = my_hand
+    logw = 0.0
+    i = 0
+    for v in range(n, -1, -1):
+        for s in range(4):
+            if nvoid[s] != v:
+                continue
+            x = unseen & suit_mask_nb(s)
+            while x:
+                c = (x & -x)
+                x ^= c
+                weight = room[REST]
+                for q in range(n):
+                    if q != me and room[q] > 0 and not (voids[q] >> s) & 1:
+                        weight += room[q]
+                if weight == 0:
+                    return -np.inf
+                r = below_nb(wkey, i, weight)
+                i += 1
+                if r < room[REST]:
+                    logw += np.log(weight / room[REST])
+                    room[REST] -= 1
+                    continue
+                r -= room[REST]
+                for q in range(n):
+                    if q != me and room[q] > 0 and not (voids[q] >> s) & 1:
+                        if r < room[q]:
+                            logw += np.log(weight / room[q])
+                            out[q] |= c
+                            room[q] -= 1
+                            break
+                        r -= room[q]
+    return logw
+
+
+@njit(cache=True)
+def bids_consistent_nb(world, played_by, n, h, me, trump, bids, dealer_rule, is_blind):
+    """Would every other position, holding its sampled cards plus those it already played,
+    have bid exactly ``bids`` under the heuristic (same arguments as the engine's bidding)?"""
+    s = 0
+    for p in range(n):
+        if p != me:
+            f = forbidden_bid_nb(h, s, dealer_rule) if p == n - 1 else -1
+            if heuristic_bid_nb(world[p] | played_by[p], trump, n, h, p, s, f, is_blind) != bids[p]:
+                return False
+        s += bids[p]
+    return True
+
+
+@njit(cache=True)
+def sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids, played_by,
+                           trump, bids, condition, dealer_rule, is_blind, world):
+    """One sampled world for the query and its log importance weight (-inf: rejected)."""
+    cap = world_capacity_nb(n, h, me, unseen, t, leader, tn)
+    logw = hidden_deal_nb(wkey, n, me, hand, unseen, cap, voids, world)
+    if logw == -np.inf:
+        return logw
+    if condition and not bids_consistent_nb(world, played_by, n, h, me, trump, bids,
+                                            dealer_rule, is_blind):
+        return -np.inf
+    return logw
+
+
+@njit(cache=True, parallel=True)
+def sample_worlds_nb(seed, n, h, me, hand, played, t, leader, tn, voids, played_by, trump,
+                     bids, condition, dealer_rule, is_blind, start, count, out_world,
+                     out_logw):
+    """Worlds ``start .. start+count`` exactly as :func:`play_query_nb` draws them."""
+    rkey = run_key_nb(seed)
+    unseen = FULL52 & ~(hand | played)
+    for i in prange(count):
+        world = np.empty(MAX_SEATS, dtype=np.int64)
+        out_logw[i] = sample_world_weight_nb(deal_key_nb(rkey, start + i), n, h, me, hand,
+                                             unseen, t, leader, tn, voids, played_by, trump,
+                                             bids, condition, dealer_rule, is_blind, world)
+        for q in range(n):
+            out_world[i, q] = world[q]
+
+
+@njit(cache=True)
+def rollout_policy_nb(dkey, n, h, hands, turned, trump, pol, bids, won, played, t0, leader,
+                      tc, tn, voids, scoring, bauer, dealer_rule, is_blind, worlds):
+    """Finish a deal from trick ``t0`` led by ``leader`` with ``tc[:tn]`` on the table,
+    everyone playing policy ``pol`` exactly as the engine's play loop does
+    (:func:`fastsim.boerenbridge_nb.bid_play_nb`); ``hands``, ``won``, ``voids`` and
+    ``tc`` are updated."""
+    t = t0
+    while t < h:
+        start = tn if t == t0 else 0
+        led, winner, win_pos, best_key, _ = trick_so_far_nb(tc, start, leader, n, trump,
+                                                            NATURAL_ORDER)
+        for j in range(start, n):
+            p = (leader + j) % n
+            hand = hands[p]
+            if j == 0:
+                legal = hand
+            else:
+                legal = hand & suit_mask_nb(led)
+                if legal == 0:
+                    legal = hand
+            if pol == POLICY_RANDOM:
+                c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
+            elif pol == POLICY_PIMC and popcount_nb(legal) > 1:
+                c = pimc_card_nb(dkey, n, h, p, hand, legal, turned, trump, played, bids, won,
+                                 t, leader, tc, j, voids, scoring, bauer,
+                                 forbidden_of(n, p, bids, h, dealer_rule), is_blind, worlds)
+            else:
+                c = heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
+                                      FULL52 & ~(hand | played))
+            if j > 0 and (c >> 4) != led:
+                voids[p] |= 1 << led
+            tc[j] = c
+            hands[p] = hand & ~(np.int64(1) << c)
+            played |= np.int64(1) << c
+            if j == 0:
+                led = c >> 4
+            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
+            if key > best_key:
+                best_key = key
+                winner = c
+                win_pos = p
+        won[win_pos] += 1
+        leader = win_pos
+        t += 1
+
+
+@njit(cache=True, parallel=True)
+def play_query_nb(seed, n, h, me, hand, cards, turned, trump, played, bids, won, t, leader,
+                  tc, tn, voids, played_by, condition, pol, scoring, bauer, dealer_rule,
+                  is_blind, worlds, start, count, chunk, out_logw, out_tricks, out_scores):
+    """Sample worlds ``start .. start+count`` for the player at position ``me`` (to move,
+    ``tc[:tn]`` on the table) and finish each once per candidate card ``cards[k]`` with
+    policy ``pol`` for everyone (the same world and policy randomness for every card).
+    ``out_logw[i]``: log importance weight of world i (-inf: inconsistent, not played);
+    ``out_tricks[i, k]``/``out_scores[i, k]``: my tricks and deal score after card k.
+    Results depend only on the seed and the world index, never on ``chunk`` or threads."""
+    rkey = run_key_nb(seed)
+    unseen = FULL52 & ~(hand | played)
+    K = cards.shape[0]
+    n_chunks = (count + chunk - 1) // chunk
+    forbidden = forbidden_of(n, n - 1, bids, h, dealer_rule)
+    bauer_me = bauer and me == n - 1
+    for ci in prange(n_chunks):
+        world = np.empty(MAX_SEATS, dtype=np.int64)
+        hands2 = np.empty(MAX_SEATS, dtype=np.int64)
+        won2 = np.empty(MAX_SEATS, dtype=np.int64)
+        voids2 = np.empty(MAX_SEATS, dtype=np.int64)
+        tc2 = np.empty(MAX_SEATS, dtype=np.int64)
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            wkey = deal_key_nb(rkey, start + i)
+            logw = sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids,
+                                          played_by, trump, bids, condition, dealer_rule,
+                                          is_blind, world)
+            out_logw[i] = logw
+            if logw == -np.inf:
+                continue
+            pkey = deal_key_nb(wkey, WORLD_SALT)
+            for k in range(K):
+                c = cards[k]
+                for q in range(n):
+                    hands2[q] = world[q]
+                    won2[q] = won[q]
+                    voids2[q] = voids[q]
+                hands2[me] = hand & ~(np.int64(1) << c)
+                for j in range(tn):
+                    tc2[j] = tc[j]
+                tc2[tn] = c
+                if tn > 0 and (c >> 4) != (tc[0] >> 4):
+                    voids2[me] |= 1 << (tc[0] >> 4)
+                pl = played | (np.int64(1) << c)
+                if pol == POLICY_HEURISTIC:
+                    rollout_nb(n, h, hands2, trump, bids, won2, pl, t, leader, tc2, tn + 1)
+                else:
+                    rollout_policy_nb(pkey, n, h, hands2, turned, trump, pol, bids, won2, pl,
+                                      t, leader, tc2, tn + 1, voids2, scoring, bauer,
+                                      dealer_rule, is_blind, worlds)
+                out_tricks[i, k] = won2[me]
+                out_scores[i, k] = deal_score_nb(bids[me], won2[me], scoring, bauer_me,
+                                                 forbidden, is_blind)
