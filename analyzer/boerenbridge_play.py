@@ -23,7 +23,6 @@ from fastsim.boerenbridge_schema import (CTR_PLAY, MAX_SEATS, PIMC_WORLDS, POLIC
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
-from fastsim.trick import NATURAL_ORDER
 from .infostate import SUIT_NAMES, parse_bid_list, parse_history, weighted_summary, ess
 
 GAME = "boerenbridge"
@@ -293,12 +292,10 @@ class BoerenbridgeInfoState:
             a[:len(vals)] = vals
             return a
         tc = arr(list(self.current))
-        led, winner, _, _, _ = nb.trick_so_far_nb(tc, len(self.current), self.leader, self.n,
-                                                  self.trump, NATURAL_ORDER)
         return {"hand": np.int64(self.hand), "played": np.int64(self.played),
                 "bids": arr(self.bids), "won": arr(self.won), "voids": arr(self.voids),
                 "played_by": arr(self.played_by), "tc": tc, "tn": len(self.current),
-                "t": self.t, "leader": self.leader, "led": int(led), "winner": int(winner)}
+                "t": self.t, "leader": self.leader}
 
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
         """The card (code) the built-in ``policy`` plays here, exactly as the simulator
@@ -312,25 +309,13 @@ class BoerenbridgeInfoState:
         if p != self.position:
             raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
         a = self.kernel_args()
-        legal = np.int64(self._legal_mask())
-        hand = a["hand"]
-        if policy == "random" or (policy == "pimc" and bin(int(legal)).count("1") > 1):
-            dkey = nb.deal_key_nb(nb.run_key_nb(check_seed(seed)), np.int64(deal))
-        if policy == "random":
-            c = pq.random_card_nb(dkey, np.int64(CTR_PLAY + 8 * self.t + p), legal)
-        elif policy == "pimc" and bin(int(legal)).count("1") > 1:
-            r = self.rules
-            c = nb.pimc_card_nb(dkey, self.n, self.h, p, hand, legal, self.turned, self.trump,
-                                a["played"], a["bids"], a["won"], self.t, self.leader, a["tc"],
-                                a["tn"], a["voids"].copy(), SCORING[r.scoring], r.bauer_bonus,
-                                self.forbidden if p == self.n - 1 else -1, self.is_blind,
-                                np.int64(worlds))
-        else:
-            c = pq.heuristic_play_nb(hand, np.int64(a["tn"]), np.int64(self.n),
-                                     np.int64(a["led"]), np.int64(a["winner"]),
-                                     np.int64(self.trump),
-                                     np.int64(self.bids[p] - self.won[p]),
-                                     np.int64(FULL52 & ~(int(hand) | int(a["played"]))))
+        r = self.rules
+        c = pq.decide_card_nb(POLICIES[policy], check_seed(seed), np.int64(deal), self.n, self.h, p, a["hand"],
+                              np.int64(self._legal_mask()), self.turned, self.trump,
+                              a["played"], a["bids"], a["won"], self.t, self.leader, a["tc"],
+                              a["tn"], a["voids"].copy(), SCORING[r.scoring], r.bauer_bonus,
+                              self.forbidden if p == self.n - 1 else -1, self.is_blind,
+                              np.int64(worlds))
         return int(c)
 
     # ------------------------------------------------------------------ text

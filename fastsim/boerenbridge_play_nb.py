@@ -227,3 +227,21 @@ def play_query_nb(seed, n, h, me, hand, cards, turned, trump, played, bids, won,
                 out_tricks[i, k] = won2[me]
                 out_scores[i, k] = deal_score_nb(bids[me], won2[me], scoring, bauer_me,
                                                  forbidden, is_blind)
+
+
+@njit(cache=True)
+def decide_card_nb(pol, seed, deal, n, h, p, hand, legal, turned, trump, played, bids, won, t,
+                   leader, tc, tn, voids, scoring, bauer, forbidden, is_blind, worlds):
+    """The card policy ``pol`` plays for position ``p`` with ``tc[:tn]`` on the table: the
+    same branch, with the same arguments, as the engine's play loop
+    (:func:`fastsim.boerenbridge_nb.bid_play_nb`); ``seed`` and ``deal`` (the global deal
+    index) give the deal's key as in the simulator."""
+    dkey = deal_key_nb(run_key_nb(seed), deal)
+    led, winner, _, _, _ = trick_so_far_nb(tc, tn, leader, n, trump, NATURAL_ORDER)
+    if pol == POLICY_RANDOM:
+        return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
+    if pol == POLICY_PIMC and popcount_nb(legal) > 1:
+        return pimc_card_nb(dkey, n, h, p, hand, legal, turned, trump, played, bids, won, t,
+                            leader, tc, tn, voids, scoring, bauer, forbidden, is_blind, worlds)
+    return heuristic_play_nb(hand, tn, n, led, winner, trump, bids[p] - won[p],
+                             FULL52 & ~(hand | played))
