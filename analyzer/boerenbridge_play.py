@@ -109,6 +109,7 @@ class BoerenbridgeInfoState:
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
             raise RulesError(f"players must be an integer, got {players!r}")
         n = int(players)
+        build_rules(players=n, hand_size=1, variants=_single_deal(variants))  # players, variants
         if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
                 or not 0 <= position < max(n, 1):
             raise RulesError(f"position must be 0..{n - 1} (0 = left of the dealer, "
@@ -343,6 +344,16 @@ def _seat_cards(tricks, n, trump):
     return out
 
 
+def _single_deal(variants, drop=()):
+    """The variants without those that set a schedule (a query is one deal)."""
+    out = []
+    for v in variants:
+        name = (v.split("=")[0] if isinstance(v, str) else v[0]).strip().lower().replace("-", "_")
+        if name not in ("schedule", "fixed_hands") + tuple(drop):
+            out.append(v)
+    return out
+
+
 def _check_bids(bids, rules):
     n, h = rules.players, rules.schedule[0]
     if len(bids) != n:
@@ -433,10 +444,11 @@ def deal_from_record(rec, variants=(), notation="en"):
     """A :class:`BoerenbridgeDeal` (before the first card) from one ``--record-play``
     object (seat-based) of a Boerenbridge deal; variants as the simulation had them."""
     n, h, dealer = rec["players"], rec["hand_size"], rec["dealer"]
-    rules = build_rules(players=n, hand_size=h, variants=variants)
-    if rec.get("trump") is None and not rules.notrump[0]:
-        rules = build_rules(players=n, hand_size=h,
-                            variants=list(variants) + ["no_trump_rounds=1"])
+    # one deal of a game: its own hand size, trump as recorded
+    kept = _single_deal(variants, drop=("no_trump_rounds",))
+    if rec.get("trump") is None:
+        kept.append("no_trump_rounds=1")
+    rules = build_rules(players=n, hand_size=h, variants=kept)
     seat = [(dealer + 1 + p) % n for p in range(n)]
     hands = [parse_cards(rec["hands"][seat[p]], notation) for p in range(n)]
     bids = [rec["bids"][seat[p]] for p in range(n)]
@@ -507,6 +519,39 @@ def _determined(state, policy):
     return True
 
 
+def _draw(state, a, cards, samples, condition, pol, worlds, seed_u):
+    """Sample and play until ``samples`` consistent worlds are in (or the draw budget is
+    spent); returns (log weights, my tricks, my scores, worlds drawn)."""
+    n, h, me = state.n, state.h, state.position
+    scoring, bauer, dealer_rule, blind = _scalars(state)
+    K = len(cards)
+    logw_parts, tr_parts, sc_parts = [], [], []
+    kept = drawn = 0
+    budget = samples * MAX_DRAW_FACTOR
+    while kept < samples and drawn < budget:
+        need = samples - kept
+        if drawn:
+            rate = max(kept / drawn, 0.002)
+            need = int(need / rate * 1.1) + 64
+        batch = min(need, budget - drawn)
+        lw = np.empty(batch, dtype=np.float64)
+        tr = np.zeros((batch, K), dtype=np.int8)
+        sc = np.zeros((batch, K), dtype=np.int16)
+        pq.play_query_nb(seed_u, n, h, me, a["hand"], cards, state.turned, state.trump,
+                         a["played"], a["bids"], a["won"], state.t, state.leader, a["tc"],
+                         a["tn"], a["voids"], a["played_by"], condition, pol, scoring, bauer,
+                         dealer_rule, blind, np.int64(worlds), np.int64(drawn),
+                         np.int64(batch), np.int64(CHUNK), lw, tr, sc)
+        idx = np.flatnonzero(np.isfinite(lw))[: samples - kept]
+        logw_parts.append(lw[idx])
+        tr_parts.append(tr[idx])
+        sc_parts.append(sc[idx])
+        kept += len(idx)
+        drawn += batch
+    return (np.concatenate(logw_parts), np.concatenate(tr_parts).astype(np.int64),
+            np.concatenate(sc_parts).astype(np.float64), drawn)
+
+
 def play_query(players, hand, trump_card, position, bids, history="", samples=DEFAULT_SAMPLES,
                policy="heuristic", worlds=PIMC_WORLDS, seed=0, threads=None, notation="en",
                variants=(), hand_size=None, condition_bids=None, state=None):
@@ -518,7 +563,9 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=DE
     consistent worlds are played out once per legal card with ``policy`` for everyone
     (``worlds``: the pimc policy's own worlds per decision). ``condition_bids`` (default:
     on unless the policy is random) keeps only worlds in which the others' heuristic
-    bids equal their actual bids. Reproducible from ``seed`` for any ``threads``.
+    bids equal their actual bids; by default, when no world passes, the bids are not used
+    and ``note`` says so (``condition_bids=True`` makes that an error). Reproducible
+    from ``seed`` for any ``threads``.
     """
     if policy not in POLICIES:
         raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
@@ -543,38 +590,24 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=DE
     a = state.kernel_args()
     condition = _condition(policy, condition_bids)
     pol = POLICIES[policy]
-    logw_parts, tr_parts, sc_parts = [], [], []
-    kept = drawn = 0
-    budget = samples * MAX_DRAW_FACTOR
-    while kept < samples and drawn < budget:
-        need = samples - kept
-        if drawn:
-            rate = max(kept / drawn, 0.002)
-            need = int(need / rate * 1.1) + 64
-        batch = min(need, budget - drawn)
-        lw = np.empty(batch, dtype=np.float64)
-        tr = np.zeros((batch, K), dtype=np.int8)
-        sc = np.zeros((batch, K), dtype=np.int16)
-        pq.play_query_nb(seed_u, n, h, me, a["hand"], cards, state.turned, state.trump,
-                         a["played"], a["bids"], a["won"], state.t, state.leader, a["tc"],
-                         a["tn"], a["voids"], a["played_by"], condition, pol, scoring, bauer,
-                         dealer_rule, blind, np.int64(worlds), np.int64(drawn),
-                         np.int64(batch), np.int64(CHUNK), lw, tr, sc)
-        idx = np.flatnonzero(np.isfinite(lw))[: samples - kept]
-        logw_parts.append(lw[idx])
-        tr_parts.append(tr[idx])
-        sc_parts.append(sc[idx])
-        kept += len(idx)
-        drawn += batch
+    note = None
+    logw, tricks, scores, drawn = _draw(state, a, cards, samples, condition, pol, worlds, seed_u)
+    if len(logw) == 0 and condition and condition_bids is None:
+        note = (f"no world out of {drawn:,} drawn is consistent with the bids "
+                f"{','.join(map(str, state.bids))} under heuristic bidders; "
+                "the bids were not used to sample")
+        condition = False
+        logw, tricks, scores, drawn = _draw(state, a, cards, samples, condition, pol, worlds,
+                                            seed_u)
+    kept = len(logw)
     if kept == 0:
         why = (f"with the others' bids {','.join(map(str, state.bids))} under heuristic "
                "bidders (try condition_bids off or policy random)" if condition else
                "with the shown voids")
         raise RulesError(f"no sampled world out of {drawn:,} is consistent {why}")
-    logw = np.concatenate(logw_parts)
-    tricks = np.concatenate(tr_parts).astype(np.int64)
-    scores = np.concatenate(sc_parts).astype(np.float64)
-    w = np.exp(logw - logw.max())
+    # equally likely worlds differ in log weight only by rounding: make them equal
+    logw = np.round(logw - logw.max(), 9)
+    w = np.exp(logw)
     exact = _determined(state, policy)
     bid = state.bids[me]
     out_cards = []
@@ -619,6 +652,7 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=DE
         "worlds_drawn": int(drawn),
         "acceptance_rate": kept / drawn,
         "conditioned_on_bids": condition,
+        "note": note,
         "policy": policy,
         "pimc_worlds": int(worlds),
         "seed": seed,

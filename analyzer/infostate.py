@@ -99,7 +99,7 @@ def ess(weights):
     """Effective sample size (Σw)² / Σw² of importance weights."""
     w = np.asarray(weights, dtype=np.float64)
     s2 = float((w * w).sum())
-    return float(w.sum()) ** 2 / s2 if s2 > 0 else 0.0
+    return min(float(w.sum()) ** 2 / s2, float(len(w))) if s2 > 0 else 0.0
 
 
 def weighted_summary(values, weights, success=None, exact=False):
@@ -128,5 +128,5 @@ def weighted_summary(values, weights, success=None, exact=False):
             out["p_ci"] = [p, p]
         else:
             lo, hi = wilson(p * n_eff, n_eff)
-            out["p_ci"] = [float(lo), float(hi)]
+            out["p_ci"] = [min(float(lo), p), max(float(hi), p)]
     return out
