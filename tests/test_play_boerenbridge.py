@@ -440,3 +440,25 @@ def test_info_state_api_others_and_apply():
         s3.apply("KS")                                    # in my hand
     with pytest.raises(RulesError):
         s3.decide()                                       # not my turn
+
+
+@pytest.mark.parametrize("args,variants", [
+    (("--hand-size", 8, "--deals", 300), ()),
+    (("--players", 5, "--schedule", "standard", "--games", 3, "--variant", "scoring=dutch",
+      "--variant", "no_trump_rounds=top", "--variant", "bauer_bonus"),
+     ("scoring=dutch", "no_trump_rounds=top", "bauer_bonus")),
+])
+def test_heuristic_card_equals_record_play_file(tmp_path, args, variants):
+    """Positions read back from a ``--record-play`` file of the CLI: the interface's
+    heuristic plays the recorded card every time."""
+    import json
+    from conftest import run_cli
+    path = tmp_path / "play.jsonl"
+    run_cli("simulate", "boerenbridge", *args, "--seed", 9, "--record-play", path, check=0)
+    n = 0
+    for line in path.read_text().splitlines():
+        rec = json.loads(line)
+        for state, card in positions_from_record(rec, variants):
+            assert decide(state, "heuristic") == card
+            n += 1
+    assert n > 1000
