@@ -28,6 +28,7 @@ from .infostate import SUIT_NAMES, parse_bid_list, parse_history, weighted_summa
 GAME = "boerenbridge"
 DEFAULT_SAMPLES = 2_000
 MAX_DRAW_FACTOR = 50
+MIN_KEPT_FRACTION = 0.1   # by default, fewer bid-consistent worlds than this: drop the bids
 CHUNK = 128
 
 __all__ = ["BoerenbridgeInfoState", "BoerenbridgeDeal", "play_query", "sample_worlds",
@@ -563,8 +564,9 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=DE
     consistent worlds are played out once per legal card with ``policy`` for everyone
     (``worlds``: the pimc policy's own worlds per decision). ``condition_bids`` (default:
     on unless the policy is random) keeps only worlds in which the others' heuristic
-    bids equal their actual bids; by default, when no world passes, the bids are not used
-    and ``note`` says so (``condition_bids=True`` makes that an error). Reproducible
+    bids equal their actual bids; by default, when fewer than a tenth of ``samples``
+    pass within the draw budget, the bids are not used and ``note`` says so
+    (``condition_bids=True`` keeps them, an error if no world passes). Reproducible
     from ``seed`` for any ``threads``.
     """
     if policy not in POLICIES:
@@ -592,8 +594,8 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=DE
     pol = POLICIES[policy]
     note = None
     logw, tricks, scores, drawn = _draw(state, a, cards, samples, condition, pol, worlds, seed_u)
-    if len(logw) == 0 and condition and condition_bids is None:
-        note = (f"no world out of {drawn:,} drawn is consistent with the bids "
+    if len(logw) < samples * MIN_KEPT_FRACTION and condition and condition_bids is None:
+        note = (f"only {len(logw):,} of {drawn:,} worlds drawn are consistent with the bids "
                 f"{','.join(map(str, state.bids))} under heuristic bidders; "
                 "the bids were not used to sample")
         condition = False

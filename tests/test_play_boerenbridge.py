@@ -339,6 +339,16 @@ def test_query_is_reproducible_and_thread_independent():
               history="2C 5C KC 9C | 3D", samples=500)
     a = play_query(**kw, seed=7, threads=1)
     b = play_query(**kw, seed=7, threads=2)
+    import json
+    assert json.loads(json.dumps(a)) == a
+    assert set(a) >= {"game", "to_move", "recommended", "policy_choice", "cards", "samples",
+                      "effective_samples", "policy", "seed", "variants"}
+    assert set(a["cards"][0]) >= {"card", "value", "value_ci", "p_make", "p_make_ci",
+                                  "expected_score", "expected_score_ci"}
+    nl = play_query(**dict(kw, hand="AS HS 2H 5R 8K", trump_card="5H",
+                           history="2K 5K HK 9K | 3R"), notation="nl", seed=7)
+    assert [x["card"] for x in nl["cards"]] == ["5R"]
+    assert nl["cards"][0]["expected_score"] == a["cards"][0]["expected_score"]
     c = play_query(**kw, seed=8, threads=2)
     assert a == b
     assert a["cards"] != c["cards"]
