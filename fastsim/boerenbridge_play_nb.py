@@ -1,8 +1,8 @@
 """Boerenbridge play-query kernels: "which card should I play now?".
 
 A query position is one player's information state in the middle of a deal. These
-kernels sample the cards that player cannot see (:func:`hidden_deal_nb`, exact-uniform
-through importance weights), optionally keep only the worlds in which the other players'
+kernels sample the cards that player cannot see (:func:`fastsim.sample_nb.hidden_deal_nb`,
+exact-uniform through importance weights), optionally keep only the worlds in which the other players'
 heuristic bids equal the bids they made, and finish every world once per candidate card
 with one policy for everyone (common random numbers: the same worlds for every card).
 
@@ -20,99 +20,11 @@ from .boerenbridge_nb import (deal_score_nb, forbidden_bid_nb, forbidden_of, heu
 from .boerenbridge_schema import (CTR_PLAY, MAX_SEATS, POLICY_HEURISTIC, POLICY_PIMC,
                                   POLICY_RANDOM)
 from .play_nb import FULL52, heuristic_play_nb, random_card_nb
-from .pimc_nb import REST
+from .sample_nb import hidden_deal_nb
 from .rng import below_nb, deal_key_nb, run_key_nb
 from .trick import NATURAL_ORDER, trick_key_nb, trick_so_far_nb
 
 WORLD_SALT = 7_000_000   # deal-key index of a world's policy randomness (random/pimc)
-
-
-@njit(cache=True)
-def hidden_deal_nb(wkey, n, me, my_hand, unseen, cap, voids, out):
-    """Deal the ``unseen`` cards: position q (q != me) receives ``cap[q]`` of them, the rest
-    (``cap[REST]``) was never dealt; nobody gets a suit of ``voids[q]`` (bit per suit).
-
-    Cards go in a fixed order (suits with the most void holders first, then by code), each
-    to a holder (the undealt rest counts as one) with probability proportional to its free
-    room, among the holders that keep the rest of the deal possible (Hall's condition over
-    the 15 sets of suits), so a draw never gets stuck. Returns ``log(1 / q)`` where ``q``
-    is the probability of this outcome: with ``exp`` of it as the importance weight,
-    weighted worlds are exactly uniform over the deals consistent with the voids.
-    ``-inf``: no consistent deal exists. ``out[me]`` = my hand."""
-    room = np.empty(REST + 1, dtype=np.int64)
-    elig = np.empty(REST + 1, dtype=np.int64)   # suits each holder may still receive
-    for q in range(REST + 1):
-        room[q] = 0
-        elig[q] = 0
-    for q in range(n):
-        if q != me:
-            room[q] = cap[q]
-            elig[q] = 15 & ~voids[q]
-    room[REST] = cap[REST]
-    elig[REST] = 15
-    nvoid = np.zeros(4, dtype=np.int64)
-    supply = np.zeros(4, dtype=np.int64)
-    constrained = False
-    for q in range(n):
-        if q != me:
-            for s in range(4):
-                nvoid[s] += (voids[q] >> s) & 1
-                if (voids[q] >> s) & 1:
-                    constrained = True
-    for s in range(4):
-        supply[s] = popcount_nb(unseen & suit_mask_nb(s))
-    slack = np.zeros(16, dtype=np.int64)
-    ok = np.empty(REST + 1, dtype=np.bool_)
-    for q in range(n):
-        out[q] = 0
-    out[me] = my_hand
-    logw = 0.0
-    i = 0
-    for v in range(n, -1, -1):
-        for s in range(4):
-            if nvoid[s] != v:
-                continue
-            x = unseen & suit_mask_nb(s)
-            while x:
-                c = (x & -x)
-                x ^= c
-                if constrained:
-                    for S in range(1, 16):
-                        t = 0
-                        for q in range(REST + 1):
-                            if elig[q] & S:
-                                t += room[q]
-                        for u in range(4):
-                            if (S >> u) & 1:
-                                t -= supply[u]
-                        slack[S] = t
-                        if t < 0:
-                            return -np.inf
-                weight = 0
-                for q in range(REST + 1):
-                    ok[q] = room[q] > 0 and (elig[q] >> s) & 1
-                    if ok[q] and constrained:
-                        for S in range(1, 16):
-                            if not (S >> s) & 1 and elig[q] & S and slack[S] < 1:
-                                ok[q] = False
-                                break
-                    if ok[q]:
-                        weight += room[q]
-                if weight == 0:
-                    return -np.inf
-                r = below_nb(wkey, i, weight)
-                i += 1
-                for q in range(REST + 1):
-                    if ok[q]:
-                        if r < room[q]:
-                            logw += np.log(weight / room[q])
-                            if q != REST:
-                                out[q] |= c
-                            room[q] -= 1
-                            break
-                        r -= room[q]
-                supply[s] -= 1
-    return logw
 
 
 @njit(cache=True)
