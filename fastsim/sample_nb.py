@@ -99,3 +99,108 @@ def hidden_deal_nb(wkey, n, me, my_hand, unseen, cap, voids, out):
                         r -= room[q]
                 supply[s] -= 1
     return logw
+
+
+@njit(cache=True)
+def hidden_deal_forbid_nb(wkey, n, me, my_hand, unseen, cap, forbid, out):
+    """:func:`hidden_deal_nb` with card-level constraints: position q (q != me) cannot hold
+    the cards of ``forbid[q]`` (a mask: shown voids, and e.g. "no trump above the J" in
+    games with trumping duties). Holders are the other positions and the undealt rest
+    (bit ``n``); Hall's condition over the holder sets keeps every draw completable.
+    Cards go most constrained first (fewest eligible holders), then by code. Returns the
+    log importance weight (uniform over consistent deals), ``-inf`` when none exists."""
+    nh = n + 1
+    full = (1 << nh) - 1
+    room = np.zeros(nh, dtype=np.int64)
+    for q in range(n):
+        if q != me:
+            room[q] = cap[q]
+    room[n] = cap[REST]
+    # eligible holder set per unseen card
+    cards = np.empty(64, dtype=np.int64)
+    elig = np.empty(64, dtype=np.int64)
+    m = 0
+    x = unseen
+    constrained = False
+    while x:
+        c = x & -x
+        x ^= c
+        code = popcount_nb(c - 1)
+        e = np.int64(0)
+        for q in range(n):
+            if q != me and room[q] > 0 and not (forbid[q] & c):
+                e |= np.int64(1) << q
+            elif q != me and room[q] > 0:
+                constrained = True
+        if room[n] > 0:
+            e |= np.int64(1) << n
+        cards[m] = code
+        elig[m] = e
+        m += 1
+    # most constrained first (stable: by code within a class size)
+    order = np.empty(m, dtype=np.int64)
+    k = 0
+    for size in range(nh + 1):
+        for i in range(m):
+            if popcount_nb(elig[i]) == size:
+                order[k] = i
+                k += 1
+    cls = np.zeros(1 << nh, dtype=np.int64)      # remaining cards per eligible set
+    for i in range(m):
+        cls[elig[i]] += 1
+    sub = np.empty(1 << nh, dtype=np.int64)
+    roomT = np.empty(1 << nh, dtype=np.int64)
+    for q in range(n):
+        out[q] = 0
+    out[me] = my_hand
+    logw = 0.0
+    for step in range(m):
+        i = order[step]
+        c = cards[i]
+        e = elig[i]
+        if constrained:
+            # slack(T) = room(T) - #cards whose eligible set lies inside T
+            for T in range(1 << nh):
+                sub[T] = cls[T]
+                r = 0
+                for q in range(nh):
+                    if (T >> q) & 1:
+                        r += room[q]
+                roomT[T] = r
+            for b in range(nh):
+                for T in range(1 << nh):
+                    if (T >> b) & 1:
+                        sub[T] += sub[T ^ (1 << b)]
+            if step == 0:
+                for T in range(1 << nh):
+                    if roomT[T] - sub[T] < 0:
+                        return -np.inf
+        weight = 0
+        for q in range(nh):
+            if (e >> q) & 1 and room[q] > 0:
+                ok = True
+                if constrained:
+                    for T in range(1 << nh):
+                        if (T >> q) & 1 and (e & ~T & full) and roomT[T] - sub[T] < 1:
+                            ok = False
+                            break
+                if ok:
+                    weight += room[q]
+                else:
+                    e &= ~(np.int64(1) << q)
+            else:
+                e &= ~(np.int64(1) << q)
+        if weight == 0:
+            return -np.inf
+        r = below_nb(wkey, step, weight)
+        for q in range(nh):
+            if (e >> q) & 1:
+                if r < room[q]:
+                    logw += np.log(weight / room[q])
+                    if q < n:
+                        out[q] |= np.int64(1) << c
+                    room[q] -= 1
+                    break
+                r -= room[q]
+        cls[elig[i]] -= 1
+    return logw
