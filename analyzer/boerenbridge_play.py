@@ -18,7 +18,7 @@ import numpy as np
 
 from fastsim import boerenbridge_nb as nb
 from fastsim import boerenbridge_play_nb as pq
-from fastsim.boerenbridge_schema import (CTR_PLAY, MAX_SEATS, PIMC_WORLDS, POLICIES, SCORING,
+from fastsim.boerenbridge_schema import (MAX_SEATS, PIMC_WORLDS, POLICIES, SCORING,
                                          POLICY_RANDOM, RulesError, build_rules)
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.play_nb import FULL52

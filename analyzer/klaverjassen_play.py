@@ -19,7 +19,7 @@ from fastsim import klaverjassen_play_nb as pq
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards, parse_suit
 from fastsim.klaverjassen_schema import (LAST_TRICK, PIMC_WORLDS, POLICIES, TRUMP_ABOVE, RulesError,
                                          build_rules)
-from fastsim.klaverjassen_nb import FULL32, points_nb, roem_nb
+from fastsim.klaverjassen_nb import FULL32, roem_nb
 from fastsim.rng import check_seed
 from .infostate import SUIT_NAMES, parse_history, weighted_summary, ess
 

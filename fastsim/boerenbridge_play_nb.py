@@ -21,7 +21,7 @@ from .boerenbridge_schema import (CTR_PLAY, MAX_SEATS, POLICY_HEURISTIC, POLICY_
                                   POLICY_RANDOM)
 from .play_nb import FULL52, heuristic_play_nb, random_card_nb
 from .sample_nb import hidden_deal_nb
-from .rng import below_nb, deal_key_nb, run_key_nb
+from .rng import deal_key_nb, run_key_nb
 from .trick import NATURAL_ORDER, trick_key_nb, trick_so_far_nb
 
 WORLD_SALT = 7_000_000   # deal-key index of a world's policy randomness (random/pimc)

@@ -13,7 +13,7 @@ from analyzer.infostate import decide, parse_history
 from analyzer.records import deal_records
 from fastsim import boerenbridge_nb as nb
 from fastsim.boerenbridge import simulate
-from fastsim.boerenbridge_schema import POLICY_NAMES, SCORING, build_rules, parse_seat_policies
+from fastsim.boerenbridge_schema import POLICY_NAMES, build_rules, parse_seat_policies
 from fastsim.cards import CardError, card_str, codes_of, parse_card
 from fastsim.common import RulesError
 

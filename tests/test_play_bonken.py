@@ -13,7 +13,7 @@ from analyzer.infostate import decide
 from analyzer.records import bonken_records
 from fastsim.bonken import simulate
 from fastsim.bonken_schema import POLICY_NAMES, build_rules, parse_seat_policies
-from fastsim.cards import CardError, card_str, parse_card
+from fastsim.cards import CardError, card_str
 from fastsim.common import RulesError
 
 
