@@ -135,7 +135,8 @@ class BoerenbridgeInfoState:
             trump = -1 if notrump else turned >> 4
             seats = _seat_cards(tricks, n, trump)
             mine = [c for p, c in seats if p == position]
-            r = build_rules(players=n, hand_size=len(codes) + len(mine), variants=variants)
+            r = build_rules(players=n, hand_size=len(codes) + len(mine),
+                            variants=_single_deal(variants))
             if bool(r.notrump[0]) == notrump:
                 rules = r
                 break
