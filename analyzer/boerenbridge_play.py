@@ -313,6 +313,10 @@ class BoerenbridgeInfoState:
             raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
         a = self.kernel_args()
         r = self.rules
+        if policy == "heuristic":
+            return int(pq.decide_heuristic_nb(self.n, p, a["hand"], self.trump, a["played"],
+                                              a["bids"], a["won"], self.leader, a["tc"],
+                                              a["tn"]))
         c = pq.decide_card_nb(POLICIES[policy], check_seed(seed), np.int64(deal), self.n, self.h, p, a["hand"],
                               np.int64(self._legal_mask()), self.turned, self.trump,
                               a["played"], a["bids"], a["won"], self.t, self.leader, a["tc"],
@@ -539,11 +543,12 @@ def _draw(state, a, cards, samples, condition, pol, worlds, seed_u):
         lw = np.empty(batch, dtype=np.float64)
         tr = np.zeros((batch, K), dtype=np.int8)
         sc = np.zeros((batch, K), dtype=np.int16)
-        pq.play_query_nb(seed_u, n, h, me, a["hand"], cards, state.turned, state.trump,
-                         a["played"], a["bids"], a["won"], state.t, state.leader, a["tc"],
-                         a["tn"], a["voids"], a["played_by"], condition, pol, scoring, bauer,
-                         dealer_rule, blind, np.int64(worlds), np.int64(drawn),
-                         np.int64(batch), np.int64(CHUNK), lw, tr, sc)
+        kernel = pq.play_query_nb if pol == POLICIES["heuristic"] else pq.play_query_policy_nb
+        kernel(seed_u, n, h, me, a["hand"], cards, state.turned, state.trump,
+               a["played"], a["bids"], a["won"], state.t, state.leader, a["tc"],
+               a["tn"], a["voids"], a["played_by"], condition, pol, scoring, bauer,
+               dealer_rule, blind, np.int64(worlds), np.int64(drawn),
+               np.int64(batch), np.int64(CHUNK), lw, tr, sc)
         idx = np.flatnonzero(np.isfinite(lw))[: samples - kept]
         logw_parts.append(lw[idx])
         tr_parts.append(tr[idx])

@@ -318,6 +318,10 @@ class BonkenInfoState:
         if p != self.position:
             raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
         a = self.kernel_args()
+        if policy == "heuristic":
+            return int(pq.decide_heuristic_nb(self.contract, a["hand"],
+                                              np.int64(self._legal_mask()), self.leader,
+                                              a["tc"], a["tn"], a["played"]))
         return int(pq.decide_card_nb(POLICIES[policy], check_seed(seed), np.int64(deal),
                                      self.contract, p, a["hand"], np.int64(self._legal_mask()),
                                      self.rules.hearts_after_broken, self.t, self.leader,
@@ -456,11 +460,12 @@ def play_query(contract, hand, position, history="", samples=DEFAULT_SAMPLES,
     a = state.kernel_args()
     lw = np.empty(samples, dtype=np.float64)
     sc = np.zeros((samples, K), dtype=np.int16)
-    pq.play_query_nb(seed_u, state.contract, state.position, a["hand"], cards,
-                     state.rules.hearts_after_broken, state.t, state.leader, a["tc"], a["tn"],
-                     a["played"], a["broken"], a["taken"], a["scores"], a["voids"],
-                     a["svoids"], POLICIES[policy], np.int64(worlds), np.int64(0), np.int64(samples),
-                     np.int64(CHUNK), lw, sc)
+    kernel = pq.play_query_nb if policy == "heuristic" else pq.play_query_policy_nb
+    kernel(seed_u, state.contract, state.position, a["hand"], cards,
+           state.rules.hearts_after_broken, state.t, state.leader, a["tc"], a["tn"],
+           a["played"], a["broken"], a["taken"], a["scores"], a["voids"],
+           a["svoids"], POLICIES[policy], np.int64(worlds), np.int64(0), np.int64(samples),
+           np.int64(CHUNK), lw, sc)
     ok = np.isfinite(lw)
     if not ok.any():
         raise RulesError("no deal of the unseen cards is consistent with the shown voids")

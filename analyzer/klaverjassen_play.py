@@ -293,6 +293,11 @@ class KlaverjassenInfoState:
             raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
         a = self.kernel_args()
         r = self.rules
+        if policy == "heuristic":
+            return int(pq.decide_heuristic_nb(p, a["hand"], self.trump, TEAM_OF_POS,
+                                              self.playing, self.leader, a["tc"], a["tn"],
+                                              a["played"], r.amsterdam, r.undertrump_forced,
+                                              r.all_100))
         return int(pq.decide_card_nb(POLICIES[policy], check_seed(seed), np.int64(deal), p,
                                      a["hand"], self.trump, TEAM_OF_POS, self.playing, self.t,
                                      self.leader, a["tc"], a["tn"], a["played"], a["won"],
@@ -452,11 +457,12 @@ def play_query(hand, trump, caller, position, history="", samples=DEFAULT_SAMPLE
     mine = np.zeros((samples, K), dtype=np.int16)
     theirs = np.zeros((samples, K), dtype=np.int16)
     made = np.zeros((samples, K), dtype=np.bool_)
-    pq.play_query_nb(seed_u, state.position, a["hand"], cards, state.trump, TEAM_OF_POS,
-                     state.playing, state.t, state.leader, a["tc"], a["tn"], a["played"],
-                     a["won"], a["cp"], a["rm"], a["voids"], a["forbid"], POLICIES[policy],
-                     r.amsterdam, r.undertrump_forced, r.all_100, np.int64(worlds), np.int64(0),
-                     np.int64(samples), np.int64(CHUNK), lw, mine, theirs, made)
+    kernel = pq.play_query_nb if policy == "heuristic" else pq.play_query_policy_nb
+    kernel(seed_u, state.position, a["hand"], cards, state.trump, TEAM_OF_POS,
+           state.playing, state.t, state.leader, a["tc"], a["tn"], a["played"],
+           a["won"], a["cp"], a["rm"], a["voids"], a["forbid"], POLICIES[policy],
+           r.amsterdam, r.undertrump_forced, r.all_100, np.int64(worlds), np.int64(0),
+           np.int64(samples), np.int64(CHUNK), lw, mine, theirs, made)
     ok = np.isfinite(lw)
     if not ok.any():
         raise RulesError("no deal of the unseen cards is consistent with the history")

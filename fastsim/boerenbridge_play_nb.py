@@ -122,12 +122,64 @@ def rollout_policy_nb(dkey, n, h, hands, turned, trump, pol, bids, won, played, 
 def play_query_nb(seed, n, h, me, hand, cards, turned, trump, played, bids, won, t, leader,
                   tc, tn, voids, played_by, condition, pol, scoring, bauer, dealer_rule,
                   is_blind, worlds, start, count, chunk, out_logw, out_tricks, out_scores):
-    """Sample worlds ``start .. start+count`` for the player at position ``me`` (to move,
-    ``tc[:tn]`` on the table) and finish each once per candidate card ``cards[k]`` with
-    policy ``pol`` for everyone (the same world and policy randomness for every card).
-    ``out_logw[i]``: log importance weight of world i (-inf: inconsistent, not played);
-    ``out_tricks[i, k]``/``out_scores[i, k]``: my tricks and deal score after card k.
-    Results depend only on the seed and the world index, never on ``chunk`` or threads."""
+    """(Heuristic only: ``pol`` and ``worlds`` are ignored, so that this kernel stays small and
+    compiles fast; :func:`play_query_policy_nb` takes any policy.) Sample worlds ``start ..
+    start+count`` for the player at position ``me`` (to move, ``tc[:tn]`` on the table) and
+    finish each once per candidate card ``cards[k]`` with policy ``pol`` for everyone (the
+    same world and policy randomness for every card). ``out_logw[i]``: log importance weight
+    of world i (-inf: inconsistent, not played); ``out_tricks[i, k]``/``out_scores[i, k]``:
+    my tricks and deal score after card k. Results depend only on the seed and the world
+    index, never on ``chunk`` or threads."""
+    rkey = run_key_nb(seed)
+    unseen = FULL52 & ~(hand | played)
+    K = cards.shape[0]
+    n_chunks = (count + chunk - 1) // chunk
+    forbidden = forbidden_of(n, n - 1, bids, h, dealer_rule)
+    bauer_me = bauer and me == n - 1
+    for ci in prange(n_chunks):
+        world = np.empty(MAX_SEATS, dtype=np.int64)
+        hands2 = np.empty(MAX_SEATS, dtype=np.int64)
+        won2 = np.empty(MAX_SEATS, dtype=np.int64)
+        voids2 = np.empty(MAX_SEATS, dtype=np.int64)
+        tc2 = np.empty(MAX_SEATS, dtype=np.int64)
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            wkey = deal_key_nb(rkey, start + i)
+            logw = sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids,
+                                          played_by, trump, bids, condition, dealer_rule,
+                                          is_blind, world)
+            out_logw[i] = logw
+            if logw == -np.inf:
+                continue
+            for k in range(K):
+                c = cards[k]
+                for q in range(n):
+                    hands2[q] = world[q]
+                    won2[q] = won[q]
+                    voids2[q] = voids[q]
+                hands2[me] = hand & ~(np.int64(1) << c)
+                for j in range(tn):
+                    tc2[j] = tc[j]
+                tc2[tn] = c
+                if tn > 0 and (c >> 4) != (tc[0] >> 4):
+                    voids2[me] |= 1 << (tc[0] >> 4)
+                pl = played | (np.int64(1) << c)
+                rollout_nb(n, h, hands2, trump, bids, won2, pl, t, leader, tc2, tn + 1)
+                out_tricks[i, k] = won2[me]
+                out_scores[i, k] = deal_score_nb(bids[me], won2[me], scoring, bauer_me,
+                                                 forbidden, is_blind)
+
+
+@njit(cache=True, parallel=True)
+def play_query_policy_nb(seed, n, h, me, hand, cards, turned, trump, played, bids, won, t, leader,
+                         tc, tn, voids, played_by, condition, pol, scoring, bauer, dealer_rule,
+                         is_blind, worlds, start, count, chunk, out_logw, out_tricks, out_scores):
+    """(Any policy; :func:`play_query_nb` is the small, fast-compiling heuristic-only twin with the
+    same arguments.) Sample worlds ``start .. start+count`` for the player at position
+    ``me`` (to move, ``tc[:tn]`` on the table) and finish each once per candidate card
+    ``cards[k]`` with policy ``pol`` for everyone (the same world and policy randomness for
+    every card). ``out_logw[i]``: log importance weight of world i (-inf: inconsistent, not
+    played); ``out_tricks[i, k]``/``out_scores[i, k]``: my tricks and deal score after card
+    k. Results depend only on the seed and the world index, never on ``chunk`` or threads."""
     rkey = run_key_nb(seed)
     unseen = FULL52 & ~(hand | played)
     K = cards.shape[0]
@@ -187,5 +239,14 @@ def decide_card_nb(pol, seed, deal, n, h, p, hand, legal, turned, trump, played,
     if pol == POLICY_PIMC and popcount_nb(legal) > 1:
         return pimc_card_nb(dkey, n, h, p, hand, legal, turned, trump, played, bids, won, t,
                             leader, tc, tn, voids, scoring, bauer, forbidden, is_blind, worlds)
+    return heuristic_play_nb(hand, tn, n, led, winner, trump, bids[p] - won[p],
+                             FULL52 & ~(hand | played))
+
+
+@njit(cache=True)
+def decide_heuristic_nb(n, p, hand, trump, played, bids, won, leader, tc, tn):
+    """The heuristic's card (the engine's call, :func:`decide_card_nb`'s last branch) in a
+    small kernel that compiles fast."""
+    led, winner, _, _, _ = trick_so_far_nb(tc, tn, leader, n, trump, NATURAL_ORDER)
     return heuristic_play_nb(hand, tn, n, led, winner, trump, bids[p] - won[p],
                              FULL52 & ~(hand | played))

@@ -117,13 +117,61 @@ def sample_worlds_nb(seed, me, hand, played, t, leader, tn, voids, start, count,
 def play_query_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, tn, played,
                   broken, taken, scores, voids, svoids, pol, worlds, start, count, chunk,
                   out_logw, out_scores):
-    """Sample worlds ``start .. start+count`` for position ``me`` (to move) and finish each
-    once per candidate card ``cards[k]`` with policy ``pol`` for everyone (same world and
-    policy randomness for every card). ``out_scores[i, k]``: my round score (points so
-    far included) after card k; ``out_logw[i]``: the world's log importance weight.
-    ``voids``: the suits shown by not following (the engine's bookkeeping, for pimc);
-    ``svoids``: everything known, for sampling (a restricted heart lead shows a hand of
-    hearts only)."""
+    """(Heuristic only: ``pol`` and ``worlds`` are ignored, so that this kernel stays small and
+    compiles fast; :func:`play_query_policy_nb` takes any policy.) Sample worlds ``start ..
+    start+count`` for position ``me`` (to move) and finish each once per candidate card
+    ``cards[k]`` with policy ``pol`` for everyone (same world and policy randomness for
+    every card). ``out_scores[i, k]``: my round score (points so far included) after card k;
+    ``out_logw[i]``: the world's log importance weight. ``voids``: the suits shown by not
+    following (the engine's bookkeeping, for pimc); ``svoids``: everything known, for
+    sampling (a restricted heart lead shows a hand of hearts only)."""
+    rkey = run_key_nb(seed)
+    unseen = FULL52 & ~(hand | played)
+    K = cards.shape[0]
+    n_chunks = (count + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        world = np.empty(4, dtype=np.int64)
+        h2 = np.empty(4, dtype=np.int64)
+        sc = np.empty(4, dtype=np.int64)
+        v2 = np.empty(4, dtype=np.int64)
+        tc2 = np.empty(4, dtype=np.int64)
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            wkey = deal_key_nb(rkey, start + i)
+            logw = _world_nb(wkey, me, hand, unseen, t, leader, tn, svoids, world)
+            out_logw[i] = logw
+            if logw == -np.inf:
+                continue
+            for k in range(K):
+                c = cards[k]
+                for q in range(4):
+                    h2[q] = world[q]
+                    sc[q] = scores[q]
+                    v2[q] = voids[q]
+                h2[me] = hand & ~(np.int64(1) << c)
+                for j in range(tn):
+                    tc2[j] = tc[j]
+                tc2[tn] = c
+                if tn > 0 and (c >> 4) != (tc[0] >> 4):
+                    v2[me] |= 1 << (tc[0] >> 4)
+                pl = played | (np.int64(1) << c)
+                rollout_nb(contract, h2, after_broken, t, leader, tc2, tn + 1, pl, broken,
+                           taken, sc)
+                out_scores[i, k] = sc[me]
+
+
+
+@njit(cache=True, parallel=True)
+def play_query_policy_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, tn, played,
+                         broken, taken, scores, voids, svoids, pol, worlds, start, count, chunk,
+                         out_logw, out_scores):
+    """(Any policy; :func:`play_query_nb` is the small, fast-compiling heuristic-only twin with the
+    same arguments.) Sample worlds ``start .. start+count`` for position ``me`` (to move)
+    and finish each once per candidate card ``cards[k]`` with policy ``pol`` for everyone
+    (same world and policy randomness for every card). ``out_scores[i, k]``: my round score
+    (points so far included) after card k; ``out_logw[i]``: the world's log importance
+    weight. ``voids``: the suits shown by not following (the engine's bookkeeping, for
+    pimc); ``svoids``: everything known, for sampling (a restricted heart lead shows a hand
+    of hearts only)."""
     rkey = run_key_nb(seed)
     unseen = FULL52 & ~(hand | played)
     K = cards.shape[0]
@@ -161,3 +209,12 @@ def play_query_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, 
                     rollout_policy_nb(pkey, pol, contract, h2, after_broken, t, leader, tc2,
                                       tn + 1, pl, broken, taken, sc, v2, worlds)
                 out_scores[i, k] = sc[me]
+
+
+@njit(cache=True)
+def decide_heuristic_nb(contract, hand, legal, leader, tc, tn, played):
+    """The heuristic's card (the engine's call) in a small kernel that compiles fast."""
+    trump = trump_of_nb(contract)
+    led, winner, _, _, _ = trick_so_far_nb(tc, tn, leader, 4, trump, NATURAL_ORDER)
+    return heuristic_card_nb(contract, hand, legal, tn, led, winner, trump,
+                             penalty_mask_nb(contract), played)

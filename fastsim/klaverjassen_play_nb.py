@@ -160,11 +160,74 @@ def play_query_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, leader,
                   won, team_cp, team_rm, voids, forbid, pol, amsterdam, undertrump_forced,
                   all_100, worlds, start, count, chunk, out_logw, out_mine, out_theirs,
                   out_made):
-    """Sample worlds ``start .. start+count`` for position ``me`` (to move) and finish each
-    once per candidate card ``cards[k]`` with policy ``pol`` for everyone. Per world and
-    card: my team's and the other team's banked score (nat and pit included) and whether
-    the playing team made it (no nat). ``voids``: the engine's bookkeeping (for pimc);
-    ``forbid``: every card each position is known not to hold (for sampling)."""
+    """(Heuristic only: ``pol`` and ``worlds`` are ignored, so that this kernel stays small and
+    compiles fast; :func:`play_query_policy_nb` takes any policy.) Sample worlds ``start ..
+    start+count`` for position ``me`` (to move) and finish each once per candidate card
+    ``cards[k]`` with policy ``pol`` for everyone. Per world and card: my team's and the
+    other team's banked score (nat and pit included) and whether the playing team made it
+    (no nat). ``voids``: the engine's bookkeeping (for pimc); ``forbid``: every card each
+    position is known not to hold (for sampling)."""
+    rkey = run_key_nb(seed)
+    unseen = FULL32 & ~(hand | played)
+    K = cards.shape[0]
+    mine = team_of_pos[me]
+    n_chunks = (count + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        world = np.empty(4, dtype=np.int64)
+        h2 = np.empty(4, dtype=np.int64)
+        w2 = np.empty(4, dtype=np.int64)
+        v2 = np.empty(4, dtype=np.int64)
+        tc2 = np.empty(4, dtype=np.int64)
+        cp = np.empty(2, dtype=np.int64)
+        rm = np.empty(2, dtype=np.int64)
+        tt = np.empty(2, dtype=np.int64)
+        sc = np.empty(2, dtype=np.int64)
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            wkey = deal_key_nb(rkey, start + i)
+            logw = _world_nb(wkey, me, hand, unseen, t, leader, tn, forbid, world)
+            out_logw[i] = logw
+            if logw == -np.inf:
+                continue
+            for k in range(K):
+                c = cards[k]
+                for q in range(4):
+                    h2[q] = world[q]
+                    w2[q] = won[q]
+                    v2[q] = voids[q]
+                h2[me] = hand & ~(np.int64(1) << c)
+                for x in range(2):
+                    cp[x] = team_cp[x]
+                    rm[x] = team_rm[x]
+                for j in range(tn):
+                    tc2[j] = tc[j]
+                tc2[tn] = c
+                if tn > 0 and (c >> 4) != (tc[0] >> 4):
+                    v2[me] |= 1 << (tc[0] >> 4)
+                pl = played | (np.int64(1) << c)
+                rollout_nb(h2, trump, team_of_pos, playing, t, leader, tc2, tn + 1, pl,
+                           amsterdam, undertrump_forced, all_100, w2, cp, rm)
+                tt[0] = 0
+                tt[1] = 0
+                for q in range(4):
+                    tt[team_of_pos[q]] += w2[q]
+                nat, pit = score_deal_nb(cp, rm, playing, tt, sc)
+                out_mine[i, k] = sc[mine]
+                out_theirs[i, k] = sc[1 - mine]
+                out_made[i, k] = not nat
+
+
+
+@njit(cache=True, parallel=True)
+def play_query_policy_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, leader, tc, tn,
+                         played, won, team_cp, team_rm, voids, forbid, pol, amsterdam,
+                         undertrump_forced, all_100, worlds, start, count, chunk, out_logw,
+                         out_mine, out_theirs, out_made):
+    """(Any policy; :func:`play_query_nb` is the small, fast-compiling heuristic-only twin with the
+    same arguments.) Sample worlds ``start .. start+count`` for position ``me`` (to move)
+    and finish each once per candidate card ``cards[k]`` with policy ``pol`` for everyone.
+    Per world and card: my team's and the other team's banked score (nat and pit included)
+    and whether the playing team made it (no nat). ``voids``: the engine's bookkeeping (for
+    pimc); ``forbid``: every card each position is known not to hold (for sampling)."""
     rkey = run_key_nb(seed)
     unseen = FULL32 & ~(hand | played)
     K = cards.shape[0]
@@ -218,3 +281,14 @@ def play_query_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, leader,
                 out_mine[i, k] = sc[mine]
                 out_theirs[i, k] = sc[1 - mine]
                 out_made[i, k] = not nat
+
+
+@njit(cache=True)
+def decide_heuristic_nb(p, hand, trump, team_of_pos, playing, leader, tc, tn, played,
+                        amsterdam, undertrump_forced, all_100):
+    """The heuristic's card (the engine's call) in a small kernel that compiles fast."""
+    led, winner, win_pos, hi, trick, tp = trick_state_nb(tc, tn, leader, trump)
+    pw = win_pos >= 0 and team_of_pos[win_pos] == team_of_pos[p]
+    legal = legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
+    return heuristic_play_nb(hand, legal, tn, led, trump, winner, pw, pw and win_pos != p, trick,
+                             tp, team_of_pos[p] == playing, FULL32 & ~(hand | played), all_100)
