@@ -249,6 +249,7 @@ def test_values_match_exact_enumeration_near_the_end():
         n_checked += 1
         res = play_query(None, None, None, None, None, state=state, samples=4000,
                          condition_bids=False, seed=1)
+        assert not res["exact"] or len(exact_worlds) == 1
         for entry in res["cards"]:
             c = parse_card(entry["card"])
             vals = []
@@ -472,3 +473,25 @@ def test_heuristic_card_equals_record_play_file(tmp_path, args, variants):
             assert decide(state, "heuristic") == card
             n += 1
     assert n > 1000
+
+
+def test_small_heuristic_kernels_equal_the_general_ones(monkeypatch):
+    """The default query and decision run small heuristic-only kernels; the general
+    kernels (any policy) give the same answers for the heuristic."""
+    import fastsim.boerenbridge_play_nb as pq
+    from analyzer.boerenbridge_play import POLICIES
+    rules, res, recs = recorded(20, 61, players=5, hand_size=6)
+    states = [s for rec in recs for s, _ in positions_from_record(rec)][::7]
+    small = [(decide(s), play_query(None, None, None, None, None, state=s, samples=50))
+             for s in states]
+    monkeypatch.setattr(pq, "play_query_nb", pq.play_query_policy_nb)
+    for s, (card, out) in zip(states, small):
+        a = s.kernel_args()
+        r = s.rules
+        general = pq.decide_card_nb(POLICIES["heuristic"], np.uint64(0), np.int64(0), s.n, s.h,
+                                    s.position, a["hand"], np.int64(s._legal_mask()), s.turned,
+                                    s.trump, a["played"], a["bids"], a["won"], s.t, s.leader,
+                                    a["tc"], a["tn"], a["voids"], 0, r.bauer_bonus, s.forbidden,
+                                    s.is_blind, np.int64(4))
+        assert general == card
+        assert play_query(None, None, None, None, None, state=s, samples=50) == out

@@ -183,3 +183,18 @@ def test_restricted_heart_lead_shows_a_hand_of_hearts():
                                      "KC 5C 9C 2H | 3H", variants=("hearts_lead=after_broken",),
                                      require_turn=False)
     assert s3.broken and s3.hearts_only == (False,) * 4
+
+
+def test_small_heuristic_kernels_equal_the_general_ones(monkeypatch):
+    import fastsim.bonken_play_nb as pq
+    res, recs = recorded(2, 63)
+    states = [s for _, rec in recs for s, _ in positions_from_record(rec)][::11]
+    small = [(decide(s), play_query(None, None, None, state=s, samples=40)) for s in states]
+    monkeypatch.setattr(pq, "play_query_nb", pq.play_query_policy_nb)
+    for s, (card, out) in zip(states, small):
+        a = s.kernel_args()
+        assert pq.decide_card_nb(1, np.uint64(0), np.int64(0), s.contract, s.position, a["hand"],
+                                 np.int64(s._legal_mask()), s.rules.hearts_after_broken, s.t,
+                                 s.leader, a["tc"], a["tn"], a["played"], a["broken"],
+                                 a["taken"], a["scores"], a["voids"], np.int64(2)) == card
+        assert play_query(None, None, None, state=s, samples=40) == out

@@ -230,3 +230,20 @@ def test_trumping_duty_constraints():
     worlds, _ = sample_worlds(s, 200)
     assert all(not int(w[2]) & jc for w in worlds)
     assert any(int(w[1]) & jc for w in worlds) and any(int(w[3]) & jc for w in worlds)
+
+
+def test_small_heuristic_kernels_equal_the_general_ones(monkeypatch):
+    res, recs = recorded(30, 65, ("amsterdam",))
+    states = [s for rec in recs for s, _ in positions_from_record(rec, ("amsterdam",))][::9]
+    small = [(decide(s), play_query(None, None, None, None, state=s, samples=40))
+             for s in states]
+    monkeypatch.setattr(pq, "play_query_nb", pq.play_query_policy_nb)
+    for s, (card, out) in zip(states, small):
+        a = s.kernel_args()
+        r = s.rules
+        assert pq.decide_card_nb(1, np.uint64(0), np.int64(0), s.position, a["hand"], s.trump,
+                                 TEAM_OF_POS, s.playing, s.t, s.leader, a["tc"], a["tn"],
+                                 a["played"], a["won"], a["cp"], a["rm"], a["voids"],
+                                 r.amsterdam, r.undertrump_forced, r.all_100,
+                                 np.int64(2)) == card
+        assert play_query(None, None, None, None, state=s, samples=40) == out
