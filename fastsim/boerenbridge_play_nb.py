@@ -21,7 +21,7 @@ from .boerenbridge_schema import (CTR_PLAY, MAX_SEATS, POLICY_HEURISTIC, POLICY_
                                   POLICY_RANDOM)
 from .play_nb import FULL52, heuristic_play_nb, random_card_nb
 from .sample_nb import hidden_deal_nb
-from .rng import deal_key_nb, run_key_nb
+from .rng import below_nb, deal_key_nb, run_key_nb
 from .trick import NATURAL_ORDER, trick_key_nb, trick_so_far_nb
 
 WORLD_SALT = 7_000_000   # deal-key index of a world's policy randomness (random/pimc)
@@ -44,8 +44,45 @@ def bids_consistent_nb(world, played_by, n, h, me, trump, bids, dealer_rule, is_
 @njit(cache=True)
 def sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids, played_by,
                            trump, bids, condition, dealer_rule, is_blind, world):
-    """One sampled world for the query and its log importance weight (-inf: rejected)."""
+    """One sampled world for the query and its log importance weight (-inf: rejected).
+    Nobody void: a uniform deal position by position (partial Fisher–Yates), each one
+    checked against its bid as soon as it is dealt; otherwise :func:`hidden_deal_nb`."""
     cap = world_capacity_nb(n, h, me, unseen, t, leader, tn)
+    novoid = True
+    for q in range(n):
+        if q != me and voids[q] != 0:
+            novoid = False
+    if novoid:
+        deck = np.empty(64, dtype=np.int64)
+        m = 0
+        x = unseen
+        while x:
+            c = x & -x
+            x ^= c
+            deck[m] = popcount_nb(c - 1)
+            m += 1
+        k = 0
+        s = 0
+        for p in range(n):
+            if p == me:
+                world[p] = hand
+            else:
+                hm = np.int64(0)
+                for _ in range(cap[p]):
+                    j = k + below_nb(wkey, k, m - k)
+                    c = deck[j]
+                    deck[j] = deck[k]
+                    deck[k] = c
+                    hm |= np.int64(1) << c
+                    k += 1
+                world[p] = hm
+                if condition:
+                    f = forbidden_bid_nb(h, s, dealer_rule) if p == n - 1 else -1
+                    if heuristic_bid_nb(hm | played_by[p], trump, n, h, p, s, f,
+                                        is_blind) != bids[p]:
+                        return -np.inf
+            s += bids[p]
+        return 0.0
     logw = hidden_deal_nb(wkey, n, me, hand, unseen, cap, voids, world)
     if logw == -np.inf:
         return logw

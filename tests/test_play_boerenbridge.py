@@ -235,6 +235,37 @@ def test_sampler_is_uniform_over_consistent_worlds():
     assert raw_off > 0.1
 
 
+def test_sampler_with_bid_conditioning_matches_enumeration():
+    """With the bids conditioned on (heuristic bidders), the kept worlds reproduce the
+    exact marginals over the consistent deals that also reproduce every bid, both on the
+    fast no-void path and on the weighted one."""
+    rules, res, recs = recorded(200, 47, players=3, hand_size=17)
+    picked = {True: [], False: []}
+    for rec in recs:
+        for state, _ in positions_from_record(rec):
+            if state.t == 14 and len(state.current) == 0:
+                key = any(v for q, v in enumerate(state.voids) if q != state.position)
+                if len(picked[key]) < 4:
+                    picked[key].append(state)
+                break
+    assert len(picked[True]) == 4 and len(picked[False]) == 4
+    for state in picked[True] + picked[False]:
+        exact = [w for w in enumerate_worlds(state) if heuristic_bids_match(state, w)]
+        assert exact
+        worlds, logw = sample_worlds(state, 6000, seed=5, condition_bids=True)
+        keep = np.isfinite(logw)
+        assert keep.sum() > 300
+        w = np.exp(logw[keep] - logw[keep].max())
+        worlds = worlds[keep]
+        for q in range(state.n):
+            if q == state.position:
+                continue
+            for c in codes_of(state.unseen_mask()):
+                p_exact = sum(1 for x in exact if x[q] >> c & 1) / len(exact)
+                held = (worlds[:, q] >> c) & 1
+                assert abs(float((w * held).sum() / w.sum()) - p_exact) < 0.05
+
+
 def test_values_match_exact_enumeration_near_the_end():
     """With three tricks left, the query's expected score of every card agrees with the
     exact average over all consistent worlds, each played out step by step through the
