@@ -9,13 +9,15 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import popcount_nb
-from .bonken_nb import (HEARTS, heuristic_card_nb, legal_bonken_nb, penalty_mask_nb,
-                        pimc_card_nb, rollout_nb, score_trick_nb, trump_of_nb)
-from .bonken_schema import CTR_PLAY, NO_HEARTS, NO_KH, POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM
+from .bonken_nb import (HEARTS, domino_heuristic_nb, domino_legal_nb, heuristic_card_nb,
+                        legal_bonken_nb, penalty_mask_nb, pimc_card_nb, rollout_nb,
+                        score_trick_nb, trump_of_nb)
+from .bonken_schema import (CTR_DOMINO, CTR_PLAY, NO_HEARTS, NO_KH, POLICY_HEURISTIC, POLICY_PIMC,
+                            POLICY_RANDOM)
 from .pimc_nb import REST
 from .play_nb import FULL52, random_card_nb
 from .rng import deal_key_nb, run_key_nb
-from .sample_nb import hidden_deal_nb
+from .sample_nb import hidden_deal_forbid_nb, hidden_deal_nb
 from .trick import NATURAL_ORDER, trick_key_nb, trick_so_far_nb
 
 WORLD_SALT = 7_000_000
@@ -218,3 +220,113 @@ def decide_heuristic_nb(contract, hand, legal, leader, tc, tn, played):
     led, winner, _, _, _ = trick_so_far_nb(tc, tn, leader, 4, trump, NATURAL_ORDER)
     return heuristic_card_nb(contract, hand, legal, tn, led, winner, trump,
                              penalty_mask_nb(contract), played)
+
+
+# ----------------------------------------------------------------------------- domino
+
+@njit(cache=True)
+def domino_move_nb(pol, dkey, hand, lo, hi, m):
+    """The engine's Domino move (:func:`fastsim.bonken_nb.play_domino_nb`): a card, or -1
+    for a pass when nothing is legal (pimc plays Domino by the heuristic)."""
+    legal = domino_legal_nb(hand, lo, hi)
+    if legal == 0:
+        return -1
+    if pol == POLICY_RANDOM:
+        return random_card_nb(dkey, CTR_DOMINO + m, legal)
+    return domino_heuristic_nb(hand, legal)
+
+
+@njit(cache=True, inline="always")
+def _domino_place_nb(c, lo, hi):
+    s = c >> 4
+    r = c & 15
+    if lo[s] < 0:
+        lo[s] = r
+        hi[s] = r
+    elif r > hi[s]:
+        hi[s] = r
+    else:
+        lo[s] = r
+
+
+@njit(cache=True)
+def domino_finish_nb(dkey, pol, hands, lo, hi, p, m, out):
+    """Continue Domino exactly as the engine's loop from position ``p`` to move (turn
+    counter ``m``, ``out`` players already out); returns the losing position."""
+    while out < 3:
+        hand = hands[p]
+        if hand != 0:
+            c = domino_move_nb(pol, dkey, hand, lo, hi, m)
+            if c >= 0:
+                _domino_place_nb(c, lo, hi)
+                hands[p] = hand & ~(np.int64(1) << c)
+                if hands[p] == 0:
+                    out += 1
+            m += 1
+        p = (p + 1) & 3
+    loser = 0
+    for q in range(4):
+        if hands[q] != 0:
+            loser = q
+    return loser
+
+
+@njit(cache=True)
+def _domino_world_nb(wkey, me, hand, unseen, cap, forbid, world):
+    return hidden_deal_forbid_nb(wkey, 4, me, hand, unseen, cap, forbid, world)
+
+
+@njit(cache=True, parallel=True)
+def domino_sample_worlds_nb(seed, me, hand, unseen, cap, forbid, start, count, out_world,
+                            out_logw):
+    """Worlds ``start .. start+count`` exactly as :func:`domino_query_nb` draws them."""
+    rkey = run_key_nb(seed)
+    for i in prange(count):
+        world = np.empty(4, dtype=np.int64)
+        out_logw[i] = _domino_world_nb(deal_key_nb(rkey, start + i), me, hand, unseen, cap,
+                                       forbid, world)
+        for q in range(4):
+            out_world[i, q] = world[q]
+
+
+@njit(cache=True, parallel=True)
+def domino_query_nb(seed, me, hand, moves, unseen, cap, forbid, lo, hi, m, out, pol, start,
+                    count, chunk, out_logw, out_lose):
+    """Domino: for worlds ``start .. start+count`` and each of my candidate ``moves`` (a
+    card, or -1 for a pass), play on with ``pol`` for everyone; ``out_lose[i, k]``: am I
+    the last player holding cards."""
+    rkey = run_key_nb(seed)
+    K = moves.shape[0]
+    n_chunks = (count + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        world = np.empty(4, dtype=np.int64)
+        h2 = np.empty(4, dtype=np.int64)
+        lo2 = np.empty(4, dtype=np.int64)
+        hi2 = np.empty(4, dtype=np.int64)
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            wkey = deal_key_nb(rkey, start + i)
+            logw = _domino_world_nb(wkey, me, hand, unseen, cap, forbid, world)
+            out_logw[i] = logw
+            if logw == -np.inf:
+                continue
+            pkey = deal_key_nb(wkey, WORLD_SALT)
+            for k in range(K):
+                c = moves[k]
+                o = out
+                for q in range(4):
+                    h2[q] = world[q]
+                    lo2[q] = lo[q]
+                    hi2[q] = hi[q]
+                if c >= 0:
+                    _domino_place_nb(c, lo2, hi2)
+                    h2[me] = hand & ~(np.int64(1) << c)
+                    if h2[me] == 0:
+                        o += 1
+                loser = domino_finish_nb(pkey, pol, h2, lo2, hi2, (me + 1) & 3, m + 1, o)
+                out_lose[i, k] = loser == me
+
+
+@njit(cache=True)
+def domino_decide_nb(pol, seed, deal, hand, lo, hi, m):
+    """:func:`domino_move_nb` keyed like the simulator's deal ``deal`` of run ``seed``."""
+    return domino_move_nb(pol, deal_key_nb(run_key_nb(seed), deal), hand, lo, hi, m)

@@ -151,7 +151,7 @@ BAD = [
     ("hand size", "wrong size", dict(hand=H11)),
     ("hearts lead", "may not lead hearts", dict(hand="AS KS 4S 5D 8C 6C QH 3S 7D TD JC",
                                                 history="2C 5C KC 9C | 2H")),
-    ("domino", "Domino", dict(contract="domino", history="")),
+    ("domino hand size", "wrong size", dict(contract="domino", history="")),
     ("contract", "unknown contract", dict(contract="bridge")),
     ("trick too long", "5 cards", dict(history="2C 5C KC 9C 3C")),
     ("card", "unknown card", dict(history="2C 5C KC 9Z")),
@@ -198,3 +198,113 @@ def test_small_heuristic_kernels_equal_the_general_ones(monkeypatch):
                                  s.leader, a["tc"], a["tn"], a["played"], a["broken"],
                                  a["taken"], a["scores"], a["voids"], np.int64(2)) == card
         assert play_query(None, None, None, state=s, samples=40) == out
+
+
+# ------------------------------------------------------------------ domino
+
+from analyzer.bonken_play import (DominoInfoState, domino_positions_from_record,  # noqa: E402
+                                  domino_sample_worlds, PASS, _domino_legal)
+
+
+def domino_records(n, seed, seat_policies=()):
+    res, recs = None, None
+    rules = build_rules(())
+    pol = parse_seat_policies("heuristic", seat_policies)
+    res = simulate(rules, n, seed=seed, policies=pol, contract="domino", record=True)
+    return res, list(bonken_records(res))
+
+
+def test_domino_moves_equal_simulator():
+    for seat_policies in ((), ("1=random", "2=pimc")):
+        res, recs = domino_records(60, 41, seat_policies)
+        n = n_pass = 0
+        for r, rec in enumerate(recs):
+            deal_index = int(res.deals["deal"][r])
+            last = None
+            for state, mv in domino_positions_from_record(rec):
+                pol = POLICY_NAMES[int(res.policies[(rec["dealer"] + 1 + state.position) % 4])]
+                assert mv in state.legal_actions()
+                assert decide(state, pol, seed=41, deal=deal_index) == mv
+                n += 1
+                n_pass += mv == PASS
+                last = state.apply(mv)
+            assert last.is_terminal
+            loser = (rec["out_order"] and
+                     [q for q in range(4) if last.held[q]][0])
+            assert rec["scores"][(rec["dealer"] + 1 + loser) % 4] == -50
+        assert n > 3000 and n_pass > 100
+
+
+def test_domino_worlds_respect_the_passes():
+    res, recs = domino_records(30, 43)
+    rng = random.Random(7)
+    n_forbid = 0
+    for r, rec in enumerate(recs):
+        states = [s for s, _ in domino_positions_from_record(rec)]
+        for state in rng.sample(states, 5):
+            worlds, logw = domino_sample_worlds(state, 20, seed=r)
+            assert np.isfinite(logw).all()
+            for w in worlds:
+                assert w[state.position] == state.hand
+                hands = [int(w[q]) | state.played_by[q] for q in range(4)]
+                assert sum(bin(x).count("1") for x in hands) == 52
+                # replay: every pass had no playable card, every card was playable and held
+                lo, hi = [-1] * 4, [-1] * 4
+                for p, mv in state.moves:
+                    legal = _domino_legal(hands[p], lo, hi)
+                    if mv == PASS:
+                        assert legal == 0
+                    else:
+                        assert legal >> mv & 1
+                        hands[p] &= ~(1 << mv)
+                        s_, r_ = mv >> 4, mv & 15
+                        if lo[s_] < 0:
+                            lo[s_] = hi[s_] = r_
+                        elif r_ > hi[s_]:
+                            hi[s_] = r_
+                        else:
+                            lo[s_] = r_
+            n_forbid += any(state.forbid)
+    assert n_forbid > 20
+
+
+def test_domino_query():
+    res, recs = domino_records(12, 47)
+    for r, rec in enumerate(recs):
+        for state, mv in list(domino_positions_from_record(rec))[::9]:
+            out = play_query("domino", None, None, state=state, samples=40, seed=r)
+            legal = [card_str(c) if c != PASS else "pass" for c in state.legal_actions()]
+            assert [x["card"] for x in out["cards"]] == legal
+            assert out["recommended"] in legal
+            assert out["policy_choice"] == (card_str(mv) if mv != PASS else "pass")
+            for x in out["cards"]:
+                assert -50 <= x["expected_score"] <= 0
+                assert x["expected_score"] == pytest.approx(-50 * x["p_last"])
+    a = play_query("domino", "AS KS 2H 5D 6C QH 3S 4S 7D TD JC 8H", 0, "8C 9C pass 7C",
+                   samples=200, threads=1)
+    assert a == play_query("domino", "AS KS 2H 5D 6C QH 3S 4S 7D TD JC 8H", 0,
+                           "8C 9C pass 7C", samples=200, threads=2)
+    assert [x["card"] for x in a["cards"]] == ["8H", "6C"]
+    assert json.loads(json.dumps(a)) == a
+
+
+DOMINO_BAD = [
+    ("pass when able", "must move", dict(hand="AS KS 2H 5D 6C QH 3S 4S 7D TD JC 8H 8C",
+                                        history="pass")),
+    ("does not fit", "does not fit", dict(hand="AS KS 2H 5D 6C QH 3S 4S 7D TD JC 8H",
+                                          history="9C")),
+    ("passed earlier", "passed earlier", dict(hand="AS KS 2H 5D 6C QH 3S 4S 7D TD JC",
+                                              history="8C pass 8S 9S 7S 9C")),
+    ("out of turn", "turn", dict(hand="AS KS 2H 5D 6C QH 3S 4S 7D TD JC 8H", position=1,
+                                 history="8C 9C")),
+    ("in my hand", "in the hand of position 0",
+     dict(hand="AS KS 2H 5D 6C QH 3S 4S 7D TD JC 8C", history="8S 8C")),
+]
+
+
+@pytest.mark.parametrize("name,expect,change", DOMINO_BAD, ids=[b[0] for b in DOMINO_BAD])
+def test_domino_bad_history(name, expect, change):
+    kw = dict(dict(position=0), **change)
+    with pytest.raises((RulesError, CardError)) as e:
+        play_query("domino", kw["hand"], kw["position"], kw["history"], samples=10)
+    assert expect in str(e.value) and "\n" not in str(e.value)
