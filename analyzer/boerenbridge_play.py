@@ -1,0 +1,669 @@
+""""Which card should I play now?" — Boerenbridge information states and the play query.
+
+:class:`BoerenbridgeInfoState` is what one player knows in the middle of a deal (RULES §1):
+the set-up, the turned card, everyone's bid, their own current hand, every card played so
+far by whom, the trick in progress, tricks won and the suits others showed themselves void
+in. :class:`BoerenbridgeDeal` is the full-information deal (all hands) played step by step;
+each player's information state can be taken from it.
+
+:func:`play_query` scores every legal card: it samples the hidden cards consistently with
+the history (importance-weighted so that worlds are uniform over the consistent deals, and
+under a deterministic bidder model only the worlds in which the others' heuristic bids
+equal their actual bids), finishes every world once per card with the chosen policy for
+everyone (common random numbers) and reports P(making my bid) and the expected score with
+95% intervals. The policies are the engine's own compiled card rules, so
+``decide(state, "heuristic")`` is exactly the card the simulator plays. numpy only.
+"""
+import numpy as np
+
+from fastsim import boerenbridge_nb as nb
+from fastsim import boerenbridge_play_nb as pq
+from fastsim.boerenbridge_schema import (MAX_SEATS, PIMC_WORLDS, POLICIES, SCORING,
+                                         POLICY_RANDOM, RulesError, build_rules)
+from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
+from fastsim.play_nb import FULL52
+from fastsim.rng import check_seed
+from .infostate import SUIT_NAMES, parse_bid_list, parse_history, weighted_summary, ess
+
+GAME = "boerenbridge"
+DEFAULT_SAMPLES = 2_000
+MAX_DRAW_FACTOR = 50
+MIN_KEPT_FRACTION = 0.1   # by default, fewer bid-consistent worlds than this: drop the bids
+CHUNK = 128
+
+__all__ = ["BoerenbridgeInfoState", "BoerenbridgeDeal", "play_query", "sample_worlds",
+           "positions_from_record", "deal_from_record", "DEFAULT_SAMPLES"]
+
+
+def _key(card, led, trump):
+    s = card >> 4
+    if s == trump:
+        return 64 + (card & 15)
+    if s == led:
+        return 32 + (card & 15)
+    return 0
+
+
+def _trick_winner(cards, leader, n, trump):
+    """Position winning the (complete or partial) trick ``cards`` led by ``leader``."""
+    led = cards[0] >> 4
+    best = max(range(len(cards)), key=lambda j: (_key(cards[j], led, trump), -j))
+    return (leader + best) % n
+
+
+class BoerenbridgeInfoState:
+    """One player's information state (positions: 0 = left of the dealer … n−1 = dealer).
+
+    Attributes: ``rules``, ``n`` (players), ``h`` (hand size), ``position`` (whose view),
+    ``hand`` (current hand, bit mask; :attr:`hand_cards` as codes), ``turned`` (card
+    code), ``trump`` (suit, −1 in a no-trump deal), ``bids`` (per position),
+    ``tricks`` (completed: ``(leader, cards, winner)`` with cards in play order),
+    ``leader``/``current`` (the trick in progress), ``won`` and ``voids`` (suit bits) per
+    position, ``played_by`` (per position mask) and ``played`` (every card out of play,
+    the turned card included). Immutable: :meth:`apply` returns a new state.
+    """
+    game = GAME
+    __slots__ = ("rules", "n", "h", "position", "hand", "turned", "trump", "bids", "tricks",
+                 "leader", "current", "won", "voids", "played_by", "played")
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def initial(cls, rules, position, hand, turned, bids):
+        """The state before the first card: ``hand`` as dealt (codes or a mask)."""
+        s = cls.__new__(cls)
+        s.rules = rules
+        s.n = rules.players
+        s.h = rules.schedule[0]
+        s.position = int(position)
+        s.hand = int(hand) if isinstance(hand, (int, np.integer)) else mask_of(hand)
+        s.turned = int(turned)
+        s.trump = -1 if rules.notrump[0] else s.turned >> 4
+        s.bids = tuple(int(b) for b in bids)
+        s.tricks = ()
+        s.leader = 0
+        s.current = ()
+        s.won = (0,) * s.n
+        s.voids = (0,) * s.n
+        s.played_by = (0,) * s.n
+        s.played = 1 << s.turned
+        if bin(s.hand).count("1") != s.h:
+            raise RulesError(f"hand of the wrong size: {bin(s.hand).count('1')} cards, "
+                             f"the deal has {s.h}")
+        if s.hand & s.played:
+            raise CardError(f"the turned card {card_str(s.turned)} cannot also be in the hand")
+        _check_bids(s.bids, rules)
+        return s
+
+    @classmethod
+    def from_inputs(cls, players, hand, trump_card, position, bids, history="",
+                    notation="en", variants=(), hand_size=None, require_turn=True):
+        """From the CLI-style inputs: ``hand`` = the cards held now, ``bids`` = ``"b0,b1,…"``
+        by position, ``history`` = ``"2C 5C KC 9C | AD"`` (see :mod:`analyzer.infostate`).
+        Validates everything against the rules; raises :class:`RulesError` or
+        :class:`CardError` with a one-line message."""
+        codes = parse_cards(hand, notation) if isinstance(hand, str) else [int(c) for c in hand]
+        if not codes:
+            raise CardError("--hand is empty")
+        if len(set(codes)) != len(codes):
+            raise CardError("duplicate card in --hand")
+        turned = parse_card(trump_card, notation) if isinstance(trump_card, str) else int(trump_card)
+        if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+            raise RulesError(f"players must be an integer, got {players!r}")
+        n = int(players)
+        build_rules(players=n, hand_size=1, variants=_single_deal(variants))  # players, variants
+        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
+                or not 0 <= position < max(n, 1):
+            raise RulesError(f"position must be 0..{n - 1} (0 = left of the dealer, "
+                             f"{n - 1} = dealer), got {position}")
+        position = int(position)
+        tricks = parse_history(history, notation)
+        for i, tr in enumerate(tricks):
+            if len(tr) > n or (len(tr) < n and i < len(tricks) - 1):
+                raise RulesError(f"history: trick {i + 1} has {len(tr)} cards; every finished "
+                                 f"trick has one card per player ({n})")
+        if tricks and len(tricks[-1]) == n:
+            tricks.append([])
+        if turned in codes:
+            raise CardError(f"the turned card {card_str(turned, notation)} cannot also be in the hand")
+        if any(turned in tr for tr in tricks):
+            raise CardError(f"history: {card_str(turned, notation)} is the turned trump card; "
+                            "it is out of play")
+        # who played what: the winners depend on trump, which (no_trump_rounds=ones) may
+        # depend on the hand size, which depends on how many cards I played
+        rules = None
+        for notrump in (False, True):
+            trump = -1 if notrump else turned >> 4
+            seats = _seat_cards(tricks, n, trump)
+            mine = [c for p, c in seats if p == position]
+            r = build_rules(players=n, hand_size=len(codes) + len(mine),
+                            variants=_single_deal(variants))
+            if bool(r.notrump[0]) == notrump:
+                rules = r
+                break
+        if rules is None:  # pragma: no cover - no variant makes this ambiguous
+            raise RulesError("cannot tell whether this deal has trump")
+        h = rules.schedule[0]
+        if hand_size is not None and int(hand_size) != h:
+            raise RulesError(f"hand of the wrong size: {len(codes)} cards held after playing "
+                             f"{len(mine)} makes {h}, not the hand size {hand_size}")
+        if len(set(mine)) != len(mine):
+            dup = next(c for c in mine if mine.count(c) > 1)
+            raise CardError(f"history: {card_str(dup, notation)} was played twice")
+        if set(codes) & set(mine):
+            dup = sorted(set(codes) & set(mine))[0]
+            raise CardError(f"history: {card_str(dup, notation)} was played by position "
+                            f"{position} but is still in the hand")
+        bid_vals = parse_bid_list(bids, n)
+        s = cls.initial(rules, position, codes + mine, turned, bid_vals)
+        k = 0
+        for i, tr in enumerate(tricks):
+            for j, c in enumerate(tr):
+                try:
+                    s = s.apply(c, notation=notation)
+                except (RulesError, CardError) as e:
+                    raise type(e)(f"history trick {i + 1}, card {j + 1} "
+                                  f"({card_str(c, notation)}): {e}") from None
+                k += 1
+        if require_turn:
+            if s.is_terminal:
+                raise RulesError("the history finishes the deal: there is no card left to play")
+            if s.to_move != position:
+                raise RulesError(f"the history says it is position {s.to_move}'s turn, "
+                                 f"not position {position}'s")
+        return s
+
+    def _copy(self):
+        s = BoerenbridgeInfoState.__new__(BoerenbridgeInfoState)
+        for a in self.__slots__:
+            setattr(s, a, getattr(self, a))
+        return s
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def t(self):
+        """Number of finished tricks."""
+        return len(self.tricks)
+
+    @property
+    def is_terminal(self):
+        return len(self.tricks) == self.h
+
+    @property
+    def to_move(self):
+        if self.is_terminal:
+            return None
+        return (self.leader + len(self.current)) % self.n
+
+    @property
+    def hand_cards(self):
+        return [c for c in range(64) if self.hand >> c & 1]
+
+    @property
+    def is_blind(self):
+        return bool(self.rules.blind_one_card and self.h == 1)
+
+    @property
+    def forbidden(self):
+        """The dealer's forbidden bid (−1: none)."""
+        if not self.rules.dealer_rule:
+            return -1
+        f = self.h - sum(self.bids[:-1])
+        return f if 0 <= f <= self.h else -1
+
+    def unseen_mask(self):
+        """Cards this player has not seen: not in the hand, not played, not turned."""
+        return FULL52 & ~(self.hand | self.played)
+
+    def _legal_mask(self):
+        p = self.to_move
+        if p is None:
+            return 0
+        if p != self.position:
+            m = self.unseen_mask()
+            for s in range(4):
+                if self.voids[p] >> s & 1:
+                    m &= ~(0x1FFF << (16 * s))
+            return m
+        if not self.current:
+            return self.hand
+        follow = self.hand & (0x1FFF << (16 * (self.current[0] >> 4)))
+        return follow if follow else self.hand
+
+    def legal_actions(self):
+        """Legal cards (codes, increasing) of ``to_move``; for another player, the cards it
+        might still hold as far as this player knows."""
+        m = self._legal_mask()
+        return [c for c in range(64) if m >> c & 1]
+
+    def apply(self, card, notation="en"):
+        """A new state with ``card`` (code or string) played by :attr:`to_move`."""
+        if isinstance(card, str):
+            card = parse_card(card, notation)
+        card = int(card)
+        cs = card_str(card, notation)
+        if self.is_terminal:
+            raise RulesError("the deal is over: no card can be played")
+        p = self.to_move
+        bit = 1 << card
+        if card == self.turned:
+            raise CardError(f"{cs} is the turned trump card; it is out of play")
+        if self.played & bit:
+            raise CardError(f"{cs} was already played")
+        led = self.current[0] >> 4 if self.current else -1
+        if p == self.position:
+            if not self.hand & bit:
+                raise CardError(f"{cs} is not in the hand of position {p}")
+            if not self._legal_mask() & bit:
+                raise RulesError(f"position {p} must follow {SUIT_NAMES[led]} and cannot play {cs}")
+        else:
+            if self.hand & bit:
+                raise CardError(f"{cs} is in the hand of position {self.position}; "
+                                f"position {p} cannot play it")
+            if self.voids[p] >> (card >> 4) & 1:
+                raise RulesError(f"position {p} showed earlier it has no {SUIT_NAMES[card >> 4]} "
+                                 f"and cannot play {cs}")
+        s = self._copy()
+        if p == self.position:
+            s.hand = self.hand & ~bit
+        s.played = self.played | bit
+        pb = list(self.played_by)
+        pb[p] |= bit
+        s.played_by = tuple(pb)
+        if led >= 0 and (card >> 4) != led:
+            v = list(self.voids)
+            v[p] |= 1 << led
+            s.voids = tuple(v)
+        cur = self.current + (card,)
+        if len(cur) == self.n:
+            w = _trick_winner(cur, self.leader, self.n, self.trump)
+            won = list(self.won)
+            won[w] += 1
+            s.won = tuple(won)
+            s.tricks = self.tricks + ((self.leader, cur, w),)
+            s.leader = w
+            s.current = ()
+        else:
+            s.current = cur
+        return s
+
+    # ------------------------------------------------------------------ engine arrays
+    def kernel_args(self):
+        """The engine's view of this position: dict of the arrays and scalars its card
+        functions take (positions index every per-player array)."""
+        def arr(vals):
+            a = np.zeros(MAX_SEATS, dtype=np.int64)
+            a[:len(vals)] = vals
+            return a
+        tc = arr(list(self.current))
+        return {"hand": np.int64(self.hand), "played": np.int64(self.played),
+                "bids": arr(self.bids), "won": arr(self.won), "voids": arr(self.voids),
+                "played_by": arr(self.played_by), "tc": tc, "tn": len(self.current),
+                "t": self.t, "leader": self.leader}
+
+    def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
+        """The card (code) the built-in ``policy`` plays here, exactly as the simulator
+        would: ``seed`` and ``deal`` (the global deal index) key the random and pimc
+        policies like ``simulate(..., seed)`` keys its deal number ``deal``."""
+        if policy not in POLICIES:
+            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        p = self.to_move
+        if p is None:
+            raise RulesError("the deal is over: no card to play")
+        if p != self.position:
+            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        a = self.kernel_args()
+        r = self.rules
+        if policy == "heuristic":
+            return int(pq.decide_heuristic_nb(self.n, p, a["hand"], self.trump, a["played"],
+                                              a["bids"], a["won"], self.leader, a["tc"],
+                                              a["tn"]))
+        c = pq.decide_card_nb(POLICIES[policy], check_seed(seed), np.int64(deal), self.n, self.h, p, a["hand"],
+                              np.int64(self._legal_mask()), self.turned, self.trump,
+                              a["played"], a["bids"], a["won"], self.t, self.leader, a["tc"],
+                              a["tn"], a["voids"].copy(), SCORING[r.scoring], r.bauer_bonus,
+                              self.forbidden if p == self.n - 1 else -1, self.is_blind,
+                              np.int64(worlds))
+        return int(c)
+
+    # ------------------------------------------------------------------ text
+    def history_str(self, notation="en"):
+        parts = [" ".join(card_str(c, notation) for c in cards) for _, cards, _ in self.tricks]
+        if self.current or not self.tricks or not self.is_terminal:
+            parts.append(" ".join(card_str(c, notation) for c in self.current))
+        return " | ".join(parts).strip()
+
+    def __repr__(self):
+        return (f"BoerenbridgeInfoState(position={self.position}, to_move={self.to_move}, "
+                f"hand={' '.join(card_str(c) for c in self.hand_cards)!r}, "
+                f"history={self.history_str()!r})")
+
+
+def _seat_cards(tricks, n, trump):
+    """(position, card) for every history card, without validation."""
+    out = []
+    leader = 0
+    for tr in tricks:
+        for j, c in enumerate(tr):
+            out.append(((leader + j) % n, c))
+        if len(tr) == n:
+            leader = _trick_winner(tr, leader, n, trump)
+    return out
+
+
+def _single_deal(variants, drop=()):
+    """The variants without those that set a schedule (a query is one deal)."""
+    out = []
+    for v in variants:
+        name = (v.split("=")[0] if isinstance(v, str) else v[0]).strip().lower().replace("-", "_")
+        if name not in ("schedule", "fixed_hands") + tuple(drop):
+            out.append(v)
+    return out
+
+
+def _check_bids(bids, rules):
+    n, h = rules.players, rules.schedule[0]
+    if len(bids) != n:
+        raise RulesError(f"bids: need one per position ({n}), got {len(bids)}")
+    for p, b in enumerate(bids):
+        if not 0 <= b <= h:
+            raise RulesError(f"impossible bid {b} by position {p}: bids are 0..{h} with {h} cards")
+    if rules.dealer_rule and sum(bids) == h:
+        raise RulesError(f"the bids sum to {h} (the hand size): the dealer (position {n - 1}) "
+                         "may not make that bid")
+
+
+class BoerenbridgeDeal:
+    """A full-information deal played step by step: every hand is known. Same API as the
+    information state, plus :meth:`info_state`, :attr:`hands` and :meth:`scores`."""
+    game = GAME
+    __slots__ = ("rules", "dealt", "states")
+
+    def __init__(self, rules, hands, turned, bids, notation="en"):
+        if isinstance(turned, str):
+            turned = parse_card(turned, notation)
+        n = rules.players
+        if len(hands) != n:
+            raise RulesError(f"need {n} hands (one per position), got {len(hands)}")
+        masks = []
+        for hd in hands:
+            if isinstance(hd, str):
+                hd = parse_cards(hd, notation)
+            masks.append(int(hd) if isinstance(hd, (int, np.integer)) else mask_of(hd))
+        total = 0
+        for m in masks:
+            if total & m:
+                raise CardError("a card is dealt to two players")
+            total |= m
+        self.rules = rules
+        self.dealt = tuple(masks)
+        self.states = tuple(BoerenbridgeInfoState.initial(rules, p, masks[p], turned, bids)
+                            for p in range(n))
+
+    @property
+    def to_move(self):
+        return self.states[0].to_move
+
+    @property
+    def is_terminal(self):
+        return self.states[0].is_terminal
+
+    @property
+    def hands(self):
+        return tuple(s.hand for s in self.states)
+
+    def info_state(self, position):
+        return self.states[position]
+
+    def legal_actions(self):
+        p = self.to_move
+        return [] if p is None else self.states[p].legal_actions()
+
+    def apply(self, card, notation="en"):
+        p = self.to_move
+        if p is None:
+            raise RulesError("the deal is over: no card can be played")
+        mover = self.states[p].apply(card, notation)  # validates against the rules
+        d = BoerenbridgeDeal.__new__(BoerenbridgeDeal)
+        d.rules = self.rules
+        d.dealt = self.dealt
+        d.states = tuple(mover if q == p else s.apply(card, notation)
+                         for q, s in enumerate(self.states))
+        return d
+
+    def decide(self, policy="heuristic", seed=0, **kw):
+        return self.states[self.to_move].decide(policy=policy, seed=seed, **kw)
+
+    def scores(self):
+        """Per-position deal scores once the deal is over."""
+        s = self.states[0]
+        if not s.is_terminal:
+            raise RulesError("the deal is not over yet")
+        r = self.rules
+        return [int(nb.deal_score_nb(s.bids[p], s.won[p], SCORING[r.scoring],
+                                     r.bauer_bonus and p == s.n - 1, s.forbidden, s.is_blind))
+                for p in range(s.n)]
+
+
+# ---------------------------------------------------------------------- records
+
+def deal_from_record(rec, variants=(), notation="en"):
+    """A :class:`BoerenbridgeDeal` (before the first card) from one ``--record-play``
+    object (seat-based) of a Boerenbridge deal; variants as the simulation had them."""
+    n, h, dealer = rec["players"], rec["hand_size"], rec["dealer"]
+    # one deal of a game: its own hand size, trump as recorded
+    kept = _single_deal(variants, drop=("no_trump_rounds",))
+    if rec.get("trump") is None:
+        kept.append("no_trump_rounds=1")
+    rules = build_rules(players=n, hand_size=h, variants=kept)
+    seat = [(dealer + 1 + p) % n for p in range(n)]
+    hands = [parse_cards(rec["hands"][seat[p]], notation) for p in range(n)]
+    bids = [rec["bids"][seat[p]] for p in range(n)]
+    return BoerenbridgeDeal(rules, hands, parse_card(rec["trump_card"], notation), bids)
+
+
+def positions_from_record(rec, variants=(), notation="en"):
+    """Yield ``(info_state, card_played)`` for every card of a recorded deal: the
+    information state of the player to move and the card the simulator played there."""
+    d = deal_from_record(rec, variants, notation)
+    n, dealer = rec["players"], rec["dealer"]
+    for tr in rec["tricks"]:
+        for s, c in tr["cards"]:
+            p = (s - dealer - 1) % n
+            if d.to_move != p:
+                raise RulesError("record: play out of turn")
+            code = parse_card(c, notation)
+            yield d.info_state(p), code
+            d = d.apply(code)
+
+
+# ---------------------------------------------------------------------- play query
+
+def _condition(policy, condition_bids):
+    return POLICIES[policy] != POLICY_RANDOM if condition_bids is None else bool(condition_bids)
+
+
+def _scalars(state):
+    r = state.rules
+    return (SCORING[r.scoring], bool(r.bauer_bonus), bool(r.dealer_rule), state.is_blind)
+
+
+def sample_worlds(state, count, seed=0, condition_bids=None, policy="heuristic", start=0):
+    """The hidden hands the play query samples (worlds ``start .. start+count`` of
+    ``seed``): ``(worlds, logw)`` with ``worlds[i, q]`` the bit mask position ``q`` holds
+    now in world i (the state's own hand for its position) and ``logw[i]`` the log
+    importance weight (−inf: rejected, inconsistent with the bids or stuck)."""
+    a = state.kernel_args()
+    _, _, dealer_rule, blind = _scalars(state)
+    out_w = np.zeros((count, state.n), dtype=np.int64)
+    out_l = np.zeros(count, dtype=np.float64)
+    pq.sample_worlds_nb(check_seed(seed), state.n, state.h, state.position, a["hand"],
+                        a["played"], state.t, state.leader, a["tn"], a["voids"], a["played_by"],
+                        state.trump, a["bids"], _condition(policy, condition_bids), dealer_rule,
+                        blind, np.int64(start), np.int64(count), out_w, out_l)
+    return out_w, out_l
+
+
+def _determined(state, policy):
+    """Is the outcome of every card fixed? True when nobody else holds a card any more, or
+    the hidden cards can lie only one way and the policy is the deterministic heuristic."""
+    n, me = state.n, state.position
+    tn = len(state.current)
+    cap = [0 if q == me else state.h - state.t - (1 if (q - state.leader) % n < tn else 0)
+           for q in range(n)]
+    if sum(cap) == 0:
+        return True
+    if policy != "heuristic":
+        return False
+    unseen = state.unseen_mask()
+    if bin(unseen).count("1") != sum(cap):
+        return False
+    for s in range(4):
+        if unseen >> (16 * s) & 0x1FFF:
+            holders = [q for q in range(n) if cap[q] > 0 and not state.voids[q] >> s & 1]
+            if len(holders) > 1:
+                return False
+    return True
+
+
+def _draw(state, a, cards, samples, condition, pol, worlds, seed_u):
+    """Sample and play until ``samples`` consistent worlds are in (or the draw budget is
+    spent); returns (log weights, my tricks, my scores, worlds drawn)."""
+    n, h, me = state.n, state.h, state.position
+    scoring, bauer, dealer_rule, blind = _scalars(state)
+    K = len(cards)
+    logw_parts, tr_parts, sc_parts = [], [], []
+    kept = drawn = 0
+    budget = samples * MAX_DRAW_FACTOR
+    while kept < samples and drawn < budget:
+        need = samples - kept
+        if drawn:
+            rate = max(kept / drawn, 0.002)
+            need = int(need / rate * 1.1) + 64
+        batch = min(need, budget - drawn)
+        lw = np.empty(batch, dtype=np.float64)
+        tr = np.zeros((batch, K), dtype=np.int8)
+        sc = np.zeros((batch, K), dtype=np.int16)
+        kernel = pq.play_query_nb if pol == POLICIES["heuristic"] else pq.play_query_policy_nb
+        kernel(seed_u, n, h, me, a["hand"], cards, state.turned, state.trump,
+               a["played"], a["bids"], a["won"], state.t, state.leader, a["tc"],
+               a["tn"], a["voids"], a["played_by"], condition, pol, scoring, bauer,
+               dealer_rule, blind, np.int64(worlds), np.int64(drawn),
+               np.int64(batch), np.int64(CHUNK), lw, tr, sc)
+        idx = np.flatnonzero(np.isfinite(lw))[: samples - kept]
+        logw_parts.append(lw[idx])
+        tr_parts.append(tr[idx])
+        sc_parts.append(sc[idx])
+        kept += len(idx)
+        drawn += batch
+    return (np.concatenate(logw_parts), np.concatenate(tr_parts).astype(np.int64),
+            np.concatenate(sc_parts).astype(np.float64), drawn)
+
+
+def play_query(players, hand, trump_card, position, bids, history="", samples=DEFAULT_SAMPLES,
+               policy="heuristic", worlds=PIMC_WORLDS, seed=0, threads=None, notation="en",
+               variants=(), hand_size=None, condition_bids=None, state=None):
+    """Score every legal card of the player to move; returns a JSON-able dict.
+
+    ``players``, ``hand`` (cards held now), ``trump_card``, ``position`` (0 = left of the
+    dealer), ``bids`` (``"b0,b1,…"`` by position) and ``history`` as for
+    :meth:`BoerenbridgeInfoState.from_inputs` (or pass a ready ``state``). ``samples``
+    consistent worlds are played out once per legal card with ``policy`` for everyone
+    (``worlds``: the pimc policy's own worlds per decision). ``condition_bids`` (default:
+    on unless the policy is random) keeps only worlds in which the others' heuristic
+    bids equal their actual bids; by default, when fewer than a tenth of ``samples``
+    pass within the draw budget, the bids are not used and ``note`` says so
+    (``condition_bids=True`` keeps them, an error if no world passes). Reproducible
+    from ``seed`` for any ``threads``.
+    """
+    if policy not in POLICIES:
+        raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= 4096:
+        raise RulesError(f"worlds must be 1..4096, got {worlds!r}")
+    seed_u = check_seed(seed)
+    if state is None:
+        state = BoerenbridgeInfoState.from_inputs(players, hand, trump_card, position, bids,
+                                                  history, notation, variants, hand_size)
+    elif state.to_move != state.position:
+        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
+    if threads is not None:
+        from fastsim.boerenbridge import set_threads
+        set_threads(threads)
+    n, h, me = state.n, state.h, state.position
+    rules = state.rules
+    scoring, bauer, dealer_rule, blind = _scalars(state)
+    cards = np.array(state.legal_actions(), dtype=np.int64)
+    K = len(cards)
+    a = state.kernel_args()
+    condition = _condition(policy, condition_bids)
+    pol = POLICIES[policy]
+    note = None
+    logw, tricks, scores, drawn = _draw(state, a, cards, samples, condition, pol, worlds, seed_u)
+    if len(logw) < samples * MIN_KEPT_FRACTION and condition and condition_bids is None:
+        note = (f"only {len(logw):,} of {drawn:,} worlds drawn are consistent with the bids "
+                f"{','.join(map(str, state.bids))} under heuristic bidders; "
+                "the bids were not used to sample")
+        condition = False
+        logw, tricks, scores, drawn = _draw(state, a, cards, samples, condition, pol, worlds,
+                                            seed_u)
+    kept = len(logw)
+    if kept == 0:
+        why = (f"with the others' bids {','.join(map(str, state.bids))} under heuristic "
+               "bidders (try condition_bids off or policy random)" if condition else
+               "with the shown voids")
+        raise RulesError(f"no sampled world out of {drawn:,} is consistent {why}")
+    # equally likely worlds differ in log weight only by rounding: make them equal
+    logw = np.round(logw - logw.max(), 9)
+    w = np.exp(logw)
+    exact = _determined(state, policy)
+    bid = state.bids[me]
+    out_cards = []
+    for k in range(K):
+        summ = weighted_summary(scores[:, k], w, tricks[:, k] == bid, exact=exact)
+        dist = np.bincount(tricks[:, k], weights=w, minlength=h + 1)[: h + 1] / w.sum()
+        out_cards.append({
+            "card": card_str(cards[k], notation),
+            "value": summ["mean"],
+            "value_ci": summ["mean_ci"],
+            "p_make": summ["p"],
+            "p_make_ci": summ["p_ci"],
+            "expected_score": summ["mean"],
+            "expected_score_ci": summ["mean_ci"],
+            "trick_distribution": [float(x) for x in dist],
+        })
+    choice = state.decide(policy=policy, seed=seed, worlds=worlds)
+    choice_s = card_str(choice, notation)
+    top = max(x["expected_score"] for x in out_cards)
+    tied = [x for x in out_cards if x["expected_score"] == top]
+    best = next((x for x in tied if x["card"] == choice_s),
+                max(tied, key=lambda x: x["p_make"]))
+    return {
+        "game": GAME,
+        "players": n,
+        "hand_size": h,
+        "position": me,
+        "to_move": state.to_move,
+        "hand": [card_str(c, notation) for c in state.hand_cards],
+        "trump_card": card_str(state.turned, notation),
+        "trump": None if state.trump < 0 else SUITS[state.trump],
+        "bids": list(state.bids),
+        "tricks_won": list(state.won),
+        "history": state.history_str(notation),
+        "trick": [card_str(c, notation) for c in state.current],
+        "recommended": best["card"],
+        "policy_choice": choice_s,
+        "cards": out_cards,
+        "exact": exact,
+        "samples": int(kept),
+        "effective_samples": float(ess(w)),
+        "worlds_drawn": int(drawn),
+        "acceptance_rate": kept / drawn,
+        "conditioned_on_bids": condition,
+        "note": note,
+        "policy": policy,
+        "pimc_worlds": int(worlds),
+        "seed": seed,
+        "scoring": rules.scoring,
+        "variants": dict(rules.variants),
+    }

@@ -1,0 +1,892 @@
+""""Which card should I play now?" — Bonken (trick contracts) information states and query.
+
+Same API as :mod:`analyzer.boerenbridge_play` (see :mod:`analyzer.infostate`): an
+information state from the CLI-style inputs (``contract``, ``position``, ``hand``,
+``history``), a full-information :class:`BonkenDeal`, ``decide`` with the engine's own
+compiled policies, and :func:`play_query` reporting per legal card the expected points
+of the contract being played (my whole round score, points already taken included).
+
+Positions: 0 = left of the dealer (leads the first trick), 1 = the chooser, 3 = the dealer.
+Domino has its own state (:class:`DominoInfoState`: moves are cards or passes; a pass shows
+the player holds none of the cards playable then) and query (:func:`domino_play_query`,
+also reached through :func:`play_query` with ``contract="domino"``). The chooser's
+contract choice is not used to sample the hidden hands. numpy only.
+"""
+import numpy as np
+
+from fastsim import bonken_play_nb as pq
+from fastsim.bonken_schema import (CONTRACTS, DOMINO, NO_HEARTS, NO_KH, NO_LAST, NO_MEN,
+                                   NO_QUEENS, DUCKING, PIMC_WORLDS, POLICIES, TRUMP_S, NO_TRUMP,
+                                   RulesError, build_rules, contract_id)
+from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
+from fastsim.play_nb import FULL52
+from fastsim.rng import check_seed
+from .infostate import SUIT_NAMES, parse_history, weighted_summary, ess
+
+GAME = "bonken"
+DEFAULT_SAMPLES = 2_000
+CHUNK = 128
+HEARTS = 0x1FFF << 16
+KINGS = sum(1 << (16 * s + 11) for s in range(4))
+JACKS = sum(1 << (16 * s + 9) for s in range(4))
+QUEENS = sum(1 << (16 * s + 10) for s in range(4))
+KH = 1 << (16 + 11)
+NOT_HEARTS = 0b1101   # void bits of a player shown to hold only hearts
+
+__all__ = ["BonkenInfoState", "BonkenDeal", "play_query", "sample_worlds",
+           "positions_from_record", "deal_from_record", "DominoInfoState", "DominoDeal",
+           "domino_play_query", "domino_sample_worlds", "domino_positions_from_record", "PASS"]
+
+
+def danger_of(contract):
+    return {NO_HEARTS: HEARTS, NO_MEN: KINGS | JACKS, NO_QUEENS: QUEENS, NO_KH: KH}.get(contract, 0)
+
+
+def trump_of(contract):
+    return contract - TRUMP_S if TRUMP_S <= contract < NO_TRUMP else -1
+
+
+def trick_points(contract, trick_mask, t):
+    """Points the winner of trick ``t`` (0-based) scores (RULES §3)."""
+    if contract == DUCKING:
+        return -5
+    if contract == NO_HEARTS:
+        return -5 * bin(trick_mask & HEARTS).count("1")
+    if contract == NO_MEN:
+        return -20 * bin(trick_mask & KINGS).count("1") - 10 * bin(trick_mask & JACKS).count("1")
+    if contract == NO_QUEENS:
+        return -30 * bin(trick_mask & QUEENS).count("1")
+    if contract == NO_KH:
+        return -50 if trick_mask & KH else 0
+    if contract == NO_LAST:
+        return -50 if t == 12 else 0
+    return 10
+
+
+def _winner(cards, leader, trump):
+    led = cards[0] >> 4
+
+    def key(c):
+        return 64 + (c & 15) if c >> 4 == trump else (32 + (c & 15) if c >> 4 == led else 0)
+    best = max(range(len(cards)), key=lambda j: (key(cards[j]), -j))
+    return (leader + best) % 4
+
+
+class BonkenInfoState:
+    """One player's information state in a Bonken trick contract (immutable).
+
+    Attributes: ``rules``, ``contract`` (id), ``position``, ``hand`` (mask), ``tricks``
+    (``(leader, cards, winner)``), ``leader``/``current``, ``won``, ``scores`` (round
+    points so far) and ``voids`` per position, ``played_by``, ``played``, ``broken``
+    (a heart has fallen), ``taken`` (penalty cards taken)."""
+    game = GAME
+    n = 4
+    h = 13
+    __slots__ = ("rules", "contract", "position", "hand", "tricks", "leader", "current",
+                 "won", "scores", "voids", "hearts_only", "played_by", "played", "broken",
+                 "taken")
+
+    @classmethod
+    def initial(cls, rules, contract, position, hand):
+        s = cls.__new__(cls)
+        s.rules = rules
+        s.contract = int(contract)
+        if s.contract == DOMINO:
+            raise RulesError("the play query covers the trick contracts; Domino has no tricks")
+        s.position = int(position)
+        s.hand = int(hand) if isinstance(hand, (int, np.integer)) else mask_of(hand)
+        if bin(s.hand).count("1") != 13:
+            raise RulesError(f"hand of the wrong size: {bin(s.hand).count('1')} cards, a "
+                             "Bonken hand has 13")
+        s.tricks = ()
+        s.leader = 0
+        s.current = ()
+        s.won = (0,) * 4
+        s.scores = (0,) * 4
+        s.voids = (0,) * 4
+        s.hearts_only = (False,) * 4
+        s.played_by = (0,) * 4
+        s.played = 0
+        s.broken = False
+        s.taken = 0
+        return s
+
+    @classmethod
+    def from_inputs(cls, contract, hand, position, history="", notation="en", variants=(),
+                    require_turn=True):
+        """From the CLI-style inputs (``history`` as in :mod:`analyzer.infostate`); raises
+        :class:`RulesError` / :class:`CardError` with a one-line message."""
+        rules = build_rules(variants)
+        cid = contract_id(contract) if not isinstance(contract, (int, np.integer)) else int(contract)
+        if not 0 <= cid < len(CONTRACTS):
+            raise RulesError(f"unknown contract {contract!r}")
+        if cid == DOMINO:
+            raise RulesError("Domino has no tricks: use DominoInfoState")
+        codes = parse_cards(hand, notation) if isinstance(hand, str) else [int(c) for c in hand]
+        if not codes:
+            raise CardError("--hand is empty")
+        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
+                or not 0 <= position < 4:
+            raise RulesError(f"position must be 0..3 (0 = left of the dealer, 1 = chooser, "
+                             f"3 = dealer), got {position}")
+        position = int(position)
+        tricks = parse_history(history, notation)
+        for i, tr in enumerate(tricks):
+            if len(tr) > 4 or (len(tr) < 4 and i < len(tricks) - 1):
+                raise RulesError(f"history: trick {i + 1} has {len(tr)} cards; every finished "
+                                 "trick has 4")
+        if tricks and len(tricks[-1]) == 4:
+            tricks.append([])
+        trump = trump_of(cid)
+        leader = 0
+        mine = []
+        for tr in tricks:
+            mine += [c for j, c in enumerate(tr) if (leader + j) % 4 == position]
+            if len(tr) == 4:
+                leader = _winner(tr, leader, trump)
+        if len(set(mine)) != len(mine):
+            dup = next(c for c in mine if mine.count(c) > 1)
+            raise CardError(f"history: {card_str(dup, notation)} was played twice")
+        if set(codes) & set(mine):
+            dup = sorted(set(codes) & set(mine))[0]
+            raise CardError(f"history: {card_str(dup, notation)} was played by position "
+                            f"{position} but is still in the hand")
+        if len(codes) + len(mine) != 13:
+            raise RulesError(f"hand of the wrong size: {len(codes)} cards held after playing "
+                             f"{len(mine)} makes {len(codes) + len(mine)}, not 13")
+        s = cls.initial(rules, cid, position, codes + mine)
+        for i, tr in enumerate(tricks):
+            for j, c in enumerate(tr):
+                try:
+                    s = s.apply(c, notation=notation)
+                except (RulesError, CardError) as e:
+                    raise type(e)(f"history trick {i + 1}, card {j + 1} "
+                                  f"({card_str(c, notation)}): {e}") from None
+        if require_turn:
+            if s.is_terminal:
+                raise RulesError("the history finishes the round: there is no card left to play")
+            if s.to_move != position:
+                raise RulesError(f"the history says it is position {s.to_move}'s turn, "
+                                 f"not position {position}'s")
+        return s
+
+    def _copy(self):
+        s = BonkenInfoState.__new__(BonkenInfoState)
+        for a in self.__slots__:
+            setattr(s, a, getattr(self, a))
+        return s
+
+    @property
+    def t(self):
+        return len(self.tricks)
+
+    @property
+    def danger(self):
+        return danger_of(self.contract)
+
+    @property
+    def trump(self):
+        return trump_of(self.contract)
+
+    @property
+    def is_terminal(self):
+        d = self.danger
+        return self.t == 13 or (d != 0 and self.taken == d)
+
+    @property
+    def to_move(self):
+        return None if self.is_terminal else (self.leader + len(self.current)) % 4
+
+    @property
+    def hand_cards(self):
+        return [c for c in range(64) if self.hand >> c & 1]
+
+    @property
+    def restrict(self):
+        return self.contract in (NO_HEARTS, NO_KH)
+
+    def unseen_mask(self):
+        return int(FULL52) & ~(self.hand | self.played)
+
+    def known_voids(self):
+        """Suits (bits) each position is known not to hold: shown by not following, and
+        every suit but hearts after a restricted heart lead."""
+        return tuple(v | (NOT_HEARTS if ho else 0) for v, ho in zip(self.voids, self.hearts_only))
+
+    def _lead_restricted(self):
+        return self.restrict and not (self.rules.hearts_after_broken and self.broken)
+
+    def _legal_mask(self):
+        p = self.to_move
+        if p is None:
+            return 0
+        if p != self.position:
+            m = self.unseen_mask()
+            for s in range(4):
+                if self.known_voids()[p] >> s & 1:
+                    m &= ~(0x1FFF << (16 * s))
+            return m
+        if not self.current:
+            if self._lead_restricted() and self.hand & ~HEARTS:
+                return self.hand & ~HEARTS
+            return self.hand
+        follow = self.hand & (0x1FFF << (16 * (self.current[0] >> 4)))
+        return follow if follow else self.hand
+
+    def legal_actions(self):
+        m = self._legal_mask()
+        return [c for c in range(64) if m >> c & 1]
+
+    def apply(self, card, notation="en"):
+        """A new state with ``card`` played by :attr:`to_move` (validated)."""
+        if isinstance(card, str):
+            card = parse_card(card, notation)
+        card = int(card)
+        cs = card_str(card, notation)
+        if self.is_terminal:
+            raise RulesError("the round is over: no card can be played")
+        p = self.to_move
+        bit = 1 << card
+        if self.played & bit:
+            raise CardError(f"{cs} was already played")
+        led = self.current[0] >> 4 if self.current else -1
+        if p == self.position:
+            if not self.hand & bit:
+                raise CardError(f"{cs} is not in the hand of position {p}")
+            if not self._legal_mask() & bit:
+                if led >= 0:
+                    raise RulesError(f"position {p} must follow {SUIT_NAMES[led]} and cannot play {cs}")
+                raise RulesError(f"position {p} may not lead hearts while holding other suits")
+        else:
+            if self.hand & bit:
+                raise CardError(f"{cs} is in the hand of position {self.position}; "
+                                f"position {p} cannot play it")
+            if self.known_voids()[p] >> (card >> 4) & 1:
+                why = ("led a heart under the hearts rule, so it holds only hearts,"
+                       if self.hearts_only[p] and not self.voids[p] >> (card >> 4) & 1
+                       else f"showed earlier it has no {SUIT_NAMES[card >> 4]}")
+                raise RulesError(f"position {p} {why} and cannot play {cs}")
+        s = self._copy()
+        if p == self.position:
+            s.hand = self.hand & ~bit
+        s.played = self.played | bit
+        pb = list(self.played_by)
+        pb[p] |= bit
+        s.played_by = tuple(pb)
+        if led >= 0 and (card >> 4) != led:
+            v = list(self.voids)
+            v[p] |= 1 << led
+            s.voids = tuple(v)
+        if led < 0 and (card >> 4) == 1 and self._lead_restricted() and p != self.position:
+            ho = list(self.hearts_only)
+            ho[p] = True                # a restricted heart lead: only hearts are left
+            s.hearts_only = tuple(ho)
+        cur = self.current + (card,)
+        if len(cur) == 4:
+            w = _winner(cur, self.leader, self.trump)
+            mask = mask_of(cur)
+            won = list(self.won)
+            won[w] += 1
+            sc = list(self.scores)
+            sc[w] += trick_points(self.contract, mask, self.t)
+            s.won, s.scores = tuple(won), tuple(sc)
+            s.tricks = self.tricks + ((self.leader, cur, w),)
+            s.leader = w
+            s.current = ()
+            s.broken = self.broken or bool(mask & HEARTS)
+            s.taken = self.taken | (mask & self.danger)
+        else:
+            s.current = cur
+        return s
+
+    def kernel_args(self):
+        def arr(vals):
+            a = np.zeros(4, dtype=np.int64)
+            a[:len(vals)] = vals
+            return a
+        return {"hand": np.int64(self.hand), "played": np.int64(self.played),
+                "tc": arr(list(self.current)), "tn": len(self.current), "t": self.t,
+                "leader": self.leader, "scores": arr(self.scores), "voids": arr(self.voids),
+                "svoids": arr(self.known_voids()),
+                "taken": np.int64(self.taken), "broken": bool(self.broken)}
+
+    def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
+        """The card the built-in ``policy`` plays here, exactly as the simulator would
+        (``seed``/``deal`` key the random and pimc policies like the simulator's deal)."""
+        if policy not in POLICIES:
+            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        p = self.to_move
+        if p is None:
+            raise RulesError("the round is over: no card to play")
+        if p != self.position:
+            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        a = self.kernel_args()
+        if policy == "heuristic":
+            return int(pq.decide_heuristic_nb(self.contract, a["hand"],
+                                              np.int64(self._legal_mask()), self.leader,
+                                              a["tc"], a["tn"], a["played"]))
+        return int(pq.decide_card_nb(POLICIES[policy], check_seed(seed), np.int64(deal),
+                                     self.contract, p, a["hand"], np.int64(self._legal_mask()),
+                                     self.rules.hearts_after_broken, self.t, self.leader,
+                                     a["tc"], a["tn"], a["played"], a["broken"], a["taken"],
+                                     a["scores"], a["voids"].copy(), np.int64(worlds)))
+
+    def history_str(self, notation="en"):
+        parts = [" ".join(card_str(c, notation) for c in cards) for _, cards, _ in self.tricks]
+        parts.append(" ".join(card_str(c, notation) for c in self.current))
+        return " | ".join(parts).strip(" |")
+
+
+class BonkenDeal:
+    """A full-information Bonken round played step by step (all hands known)."""
+    game = GAME
+    __slots__ = ("rules", "dealt", "states")
+
+    def __init__(self, rules, contract, hands, notation="en"):
+        if len(hands) != 4:
+            raise RulesError(f"need 4 hands, got {len(hands)}")
+        masks = [int(hd) if isinstance(hd, (int, np.integer)) else
+                 mask_of(parse_cards(hd, notation) if isinstance(hd, str) else hd) for hd in hands]
+        total = 0
+        for m in masks:
+            if total & m:
+                raise CardError("a card is dealt to two players")
+            total |= m
+        cid = contract_id(contract) if not isinstance(contract, (int, np.integer)) else int(contract)
+        self.rules = rules
+        self.dealt = tuple(masks)
+        self.states = tuple(BonkenInfoState.initial(rules, cid, p, masks[p]) for p in range(4))
+
+    @property
+    def to_move(self):
+        return self.states[0].to_move
+
+    @property
+    def is_terminal(self):
+        return self.states[0].is_terminal
+
+    def info_state(self, position):
+        return self.states[position]
+
+    def legal_actions(self):
+        p = self.to_move
+        return [] if p is None else self.states[p].legal_actions()
+
+    def apply(self, card, notation="en"):
+        p = self.to_move
+        if p is None:
+            raise RulesError("the round is over: no card can be played")
+        mover = self.states[p].apply(card, notation)
+        d = BonkenDeal.__new__(BonkenDeal)
+        d.rules, d.dealt = self.rules, self.dealt
+        d.states = tuple(mover if q == p else s.apply(card, notation)
+                         for q, s in enumerate(self.states))
+        return d
+
+    def decide(self, policy="heuristic", seed=0, **kw):
+        return self.states[self.to_move].decide(policy=policy, seed=seed, **kw)
+
+    def scores(self):
+        return list(self.states[0].scores)
+
+
+def deal_from_record(rec, variants=(), notation="en"):
+    """A :class:`BonkenDeal` from one ``--record-play`` object of a trick contract."""
+    dealer = rec["dealer"]
+    hands = [parse_cards(rec["hands"][(dealer + 1 + p) % 4], notation) for p in range(4)]
+    return BonkenDeal(build_rules(variants), rec["contract"], hands)
+
+
+def positions_from_record(rec, variants=(), notation="en"):
+    """Yield ``(info_state, card_played)`` for every card of a recorded trick contract."""
+    d = deal_from_record(rec, variants, notation)
+    dealer = rec["dealer"]
+    for tr in rec["tricks"]:
+        for s, c in tr["cards"]:
+            if d.to_move != (s - dealer - 1) % 4:
+                raise RulesError("record: play out of turn")
+            code = parse_card(c, notation)
+            yield d.info_state(d.to_move), code
+            d = d.apply(code)
+
+
+def sample_worlds(state, count, seed=0, start=0):
+    """The hidden hands the play query samples: ``(worlds, logw)`` as in
+    :func:`analyzer.boerenbridge_play.sample_worlds`."""
+    a = state.kernel_args()
+    out_w = np.zeros((count, 4), dtype=np.int64)
+    out_l = np.zeros(count, dtype=np.float64)
+    pq.sample_worlds_nb(check_seed(seed), state.position, a["hand"], a["played"], state.t,
+                        state.leader, a["tn"], a["svoids"], np.int64(start), np.int64(count),
+                        out_w, out_l)
+    return out_w, out_l
+
+
+def _determined(state, policy):
+    tn = len(state.current)
+    cap = [0 if q == state.position else 13 - state.t - (1 if (q - state.leader) % 4 < tn else 0)
+           for q in range(4)]
+    if sum(cap) == 0:
+        return True
+    if policy != "heuristic":
+        return False
+    unseen = state.unseen_mask()
+    for s in range(4):
+        if unseen >> (16 * s) & 0x1FFF:
+            kv = state.known_voids()
+            if len([q for q in range(4) if cap[q] > 0 and not kv[q] >> s & 1]) > 1:
+                return False
+    return True
+
+
+def play_query(contract, hand, position, history="", samples=DEFAULT_SAMPLES,
+               policy="heuristic", worlds=PIMC_WORLDS, seed=0, threads=None, notation="en",
+               variants=(), state=None):
+    """Score every legal card of the player to move by my expected round score; returns a
+    JSON-able dict shaped like the Boerenbridge play query's (``p_make`` is null)."""
+    if policy not in POLICIES:
+        raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= 4096:
+        raise RulesError(f"worlds must be 1..4096, got {worlds!r}")
+    if state is None and contract is not None and not isinstance(contract, (int, np.integer)) \
+            and contract_id(contract) == DOMINO or state is not None and state.contract == DOMINO:
+        return domino_play_query(hand, position, history, samples, policy, seed, threads,
+                                 notation, variants, state)
+    seed_u = check_seed(seed)
+    if state is None:
+        state = BonkenInfoState.from_inputs(contract, hand, position, history, notation, variants)
+    elif state.to_move != state.position:
+        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
+    if threads is not None:
+        from fastsim.bonken import set_threads
+        set_threads(threads)
+    cards = np.array(state.legal_actions(), dtype=np.int64)
+    K = len(cards)
+    a = state.kernel_args()
+    lw = np.empty(samples, dtype=np.float64)
+    sc = np.zeros((samples, K), dtype=np.int16)
+    kernel = pq.play_query_nb if policy == "heuristic" else pq.play_query_policy_nb
+    kernel(seed_u, state.contract, state.position, a["hand"], cards,
+           state.rules.hearts_after_broken, state.t, state.leader, a["tc"], a["tn"],
+           a["played"], a["broken"], a["taken"], a["scores"], a["voids"],
+           a["svoids"], POLICIES[policy], np.int64(worlds), np.int64(0), np.int64(samples),
+           np.int64(CHUNK), lw, sc)
+    ok = np.isfinite(lw)
+    if not ok.any():
+        raise RulesError("no deal of the unseen cards is consistent with the shown voids")
+    logw = np.round(lw[ok] - lw[ok].max(), 9)
+    w = np.exp(logw)
+    scores = sc[ok].astype(np.float64)
+    exact = _determined(state, policy)
+    out_cards = []
+    for k in range(K):
+        summ = weighted_summary(scores[:, k], w, exact=exact)
+        out_cards.append({"card": card_str(cards[k], notation), "value": summ["mean"],
+                          "value_ci": summ["mean_ci"], "p_make": None, "p_make_ci": None,
+                          "expected_score": summ["mean"], "expected_score_ci": summ["mean_ci"]})
+    choice = card_str(state.decide(policy=policy, seed=seed, worlds=worlds), notation)
+    top = max(x["expected_score"] for x in out_cards)
+    tied = [x for x in out_cards if x["expected_score"] == top]
+    best = next((x for x in tied if x["card"] == choice), tied[0])
+    return {
+        "game": GAME,
+        "contract": CONTRACTS[state.contract],
+        "trump": SUITS[state.trump] if state.trump >= 0 else None,
+        "position": state.position,
+        "to_move": state.to_move,
+        "hand": [card_str(c, notation) for c in state.hand_cards],
+        "history": state.history_str(notation),
+        "trick": [card_str(c, notation) for c in state.current],
+        "scores_so_far": list(state.scores),
+        "recommended": best["card"],
+        "policy_choice": choice,
+        "cards": out_cards,
+        "exact": exact,
+        "samples": int(ok.sum()),
+        "effective_samples": float(ess(w)),
+        "worlds_drawn": int(samples),
+        "policy": policy,
+        "pimc_worlds": int(worlds),
+        "seed": seed,
+        "variants": dict(state.rules.variants),
+    }
+
+
+# ---------------------------------------------------------------------- domino
+
+PASS = -1
+_PASS_TOKENS = ("pass", "-", "x")
+
+
+def parse_domino_history(history, notation="en"):
+    """Domino moves in turn order (players out of cards are skipped): cards, or ``pass``
+    (also ``-``) for a player who could not move; ``|`` and commas separate like spaces."""
+    if history is None:
+        return []
+    if not isinstance(history, str):
+        return [PASS if (c is None or c == PASS or (isinstance(c, str) and c.lower() in _PASS_TOKENS))
+                else (parse_card(c, notation) if isinstance(c, str) else int(c)) for c in history]
+    toks = history.replace("|", " ").replace(",", " ").split()
+    return [PASS if t.lower() in _PASS_TOKENS else parse_card(t, notation) for t in toks]
+
+
+def move_str(move, notation="en"):
+    return "pass" if move == PASS else card_str(move, notation)
+
+
+def _domino_legal(cards, lo, hi):
+    m = 0
+    for s in range(4):
+        if lo[s] < 0:
+            m |= cards & (1 << (16 * s + 6))
+        else:
+            if hi[s] < 12:
+                m |= cards & (1 << (16 * s + hi[s] + 1))
+            if lo[s] > 0:
+                m |= cards & (1 << (16 * s + lo[s] - 1))
+    return m
+
+
+class DominoInfoState:
+    """One player's information state in a Bonken Domino round (immutable): the open rows
+    (``lo``/``hi`` rank per suit, −1 = not open), the turn counter ``m``, cards still
+    ``held`` per position, and ``forbid`` (cards a position cannot hold: it passed when
+    they were playable). Moves are card codes or :data:`PASS` (−1)."""
+    game = GAME
+    contract = DOMINO
+    __slots__ = ("rules", "position", "hand", "moves", "lo", "hi", "m", "held", "played_by",
+                 "played", "forbid", "turn", "out")
+
+    @classmethod
+    def initial(cls, rules, position, hand):
+        s = cls.__new__(cls)
+        s.rules = rules
+        s.position = int(position)
+        s.hand = int(hand) if isinstance(hand, (int, np.integer)) else mask_of(hand)
+        if bin(s.hand).count("1") != 13:
+            raise RulesError(f"hand of the wrong size: {bin(s.hand).count('1')} cards, a "
+                             "Bonken hand has 13")
+        s.moves = ()
+        s.lo = (-1,) * 4
+        s.hi = (-1,) * 4
+        s.m = 0
+        s.held = (13,) * 4
+        s.played_by = (0,) * 4
+        s.played = 0
+        s.forbid = (0,) * 4
+        s.turn = 0
+        s.out = 0
+        return s
+
+    @classmethod
+    def from_inputs(cls, hand, position, history="", notation="en", variants=(),
+                    require_turn=True):
+        rules = build_rules(variants)
+        codes = parse_cards(hand, notation) if isinstance(hand, str) else [int(c) for c in hand]
+        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
+                or not 0 <= position < 4:
+            raise RulesError(f"position must be 0..3 (0 = left of the dealer, 1 = chooser, "
+                             f"3 = dealer), got {position}")
+        position = int(position)
+        moves = parse_domino_history(history, notation)
+        # whose move each one is: turn order skipping players out of cards
+        held, p, mine = [13] * 4, 0, []
+        for mv in moves:
+            if sum(1 for x in held if x > 0) <= 1:
+                raise RulesError("history: the round is already over")
+            while held[p] == 0:
+                p = (p + 1) % 4
+            if mv != PASS:
+                held[p] -= 1
+                if p == position:
+                    mine.append(mv)
+            p = (p + 1) % 4
+        if len(set(mine)) != len(mine):
+            dup = next(c for c in mine if mine.count(c) > 1)
+            raise CardError(f"history: {card_str(dup, notation)} was played twice")
+        if set(codes) & set(mine):
+            dup = sorted(set(codes) & set(mine))[0]
+            raise CardError(f"history: {card_str(dup, notation)} was played by position "
+                            f"{position} but is still in the hand")
+        if len(codes) + len(mine) != 13:
+            raise RulesError(f"hand of the wrong size: {len(codes)} cards held after playing "
+                             f"{len(mine)} makes {len(codes) + len(mine)}, not 13")
+        s = cls.initial(rules, position, codes + mine)
+        for i, mv in enumerate(moves):
+            try:
+                s = s.apply(mv, notation=notation)
+            except (RulesError, CardError) as e:
+                raise type(e)(f"history move {i + 1} ({move_str(mv, notation)}): {e}") from None
+        if require_turn:
+            if s.is_terminal:
+                raise RulesError("the history finishes the round: there is nothing left to play")
+            if s.to_move != position:
+                raise RulesError(f"the history says it is position {s.to_move}'s turn, "
+                                 f"not position {position}'s")
+        return s
+
+    def _copy(self):
+        s = DominoInfoState.__new__(DominoInfoState)
+        for a in self.__slots__:
+            setattr(s, a, getattr(self, a))
+        return s
+
+    @property
+    def is_terminal(self):
+        return self.out >= 3
+
+    @property
+    def to_move(self):
+        return None if self.is_terminal else self.turn
+
+    @property
+    def hand_cards(self):
+        return [c for c in range(64) if self.hand >> c & 1]
+
+    def unseen_mask(self):
+        return int(FULL52) & ~(self.hand | self.played)
+
+    def _legal_mask(self):
+        p = self.to_move
+        if p is None:
+            return 0
+        if p == self.position:
+            return _domino_legal(self.hand, self.lo, self.hi)
+        return _domino_legal(self.unseen_mask() & ~self.forbid[p], self.lo, self.hi)
+
+    def legal_actions(self):
+        """Legal moves of ``to_move`` (codes; ``[PASS]`` when it cannot move). For another
+        player: the cards it might play, and PASS (it might hold none of them)."""
+        m = self._legal_mask()
+        cards = [c for c in range(64) if m >> c & 1]
+        if self.to_move == self.position:
+            return cards or [PASS]
+        return cards + [PASS]
+
+    def apply(self, move, notation="en"):
+        if isinstance(move, str):
+            move = PASS if move.lower() in _PASS_TOKENS else parse_card(move, notation)
+        move = int(move)
+        if self.is_terminal:
+            raise RulesError("the round is over: nothing can be played")
+        p = self.turn
+        s = self._copy()
+        if p == self.position:
+            legal = _domino_legal(self.hand, self.lo, self.hi)
+            if move == PASS and legal:
+                raise RulesError(f"position {p} must move when able "
+                                 f"(could play {card_str((legal & -legal).bit_length() - 1, notation)})")
+        if move == PASS:
+            if p != self.position:
+                f = list(self.forbid)
+                f[p] |= _domino_legal(int(FULL52) & ~self.played, self.lo, self.hi)
+                s.forbid = tuple(f)
+                if bin(self.unseen_mask() & ~f[p]).count("1") < self.held[p]:
+                    raise RulesError(f"position {p} cannot have passed: too few cards it "
+                                     "could hold are left")
+        else:
+            cs = card_str(move, notation)
+            bit = 1 << move
+            if self.played & bit:
+                raise CardError(f"{cs} was already played")
+            if not _domino_legal(bit, self.lo, self.hi):
+                raise RulesError(f"{cs} does not fit on the table (8s open a row, then one up "
+                                 "or one down)")
+            if p == self.position:
+                if not self.hand & bit:
+                    raise CardError(f"{cs} is not in the hand of position {p}")
+                s.hand = self.hand & ~bit
+            else:
+                if self.hand & bit:
+                    raise CardError(f"{cs} is in the hand of position {self.position}; "
+                                    f"position {p} cannot play it")
+                if self.forbid[p] & bit:
+                    raise RulesError(f"position {p} passed earlier while {cs} was playable, "
+                                     "so it cannot hold it")
+            st, r = move >> 4, move & 15
+            lo, hi = list(self.lo), list(self.hi)
+            if lo[st] < 0:
+                lo[st] = hi[st] = r
+            elif r > hi[st]:
+                hi[st] = r
+            else:
+                lo[st] = r
+            s.lo, s.hi = tuple(lo), tuple(hi)
+            s.played = self.played | bit
+            pb = list(self.played_by)
+            pb[p] |= bit
+            s.played_by = tuple(pb)
+            held = list(self.held)
+            held[p] -= 1
+            s.held = tuple(held)
+            if held[p] == 0:
+                s.out = self.out + 1
+        s.moves = self.moves + ((p, move),)
+        s.m = self.m + 1
+        q = (p + 1) % 4
+        if s.out < 3:
+            while s.held[q] == 0:
+                q = (q + 1) % 4
+        s.turn = q
+        return s
+
+    def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
+        """The engine's Domino move (pimc plays Domino by the heuristic, as in the engine)."""
+        if policy not in POLICIES:
+            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        p = self.to_move
+        if p is None:
+            raise RulesError("the round is over: nothing to play")
+        if p != self.position:
+            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        return int(pq.domino_decide_nb(POLICIES[policy], check_seed(seed), np.int64(deal),
+                                       np.int64(self.hand), np.array(self.lo, dtype=np.int64),
+                                       np.array(self.hi, dtype=np.int64), np.int64(self.m)))
+
+    def caps(self):
+        return np.array([0 if q == self.position else self.held[q] for q in range(4)]
+                        + [0] * 5, dtype=np.int64)
+
+    def history_str(self, notation="en"):
+        return " ".join(move_str(mv, notation) for _, mv in self.moves)
+
+
+class DominoDeal:
+    """A full-information Domino round played step by step."""
+    game = GAME
+    __slots__ = ("rules", "dealt", "states")
+
+    def __init__(self, rules, hands, notation="en"):
+        masks = [int(hd) if isinstance(hd, (int, np.integer)) else
+                 mask_of(parse_cards(hd, notation) if isinstance(hd, str) else hd) for hd in hands]
+        self.rules = rules
+        self.dealt = tuple(masks)
+        self.states = tuple(DominoInfoState.initial(rules, p, masks[p]) for p in range(4))
+
+    @property
+    def to_move(self):
+        return self.states[0].to_move
+
+    @property
+    def is_terminal(self):
+        return self.states[0].is_terminal
+
+    def info_state(self, position):
+        return self.states[position]
+
+    def legal_actions(self):
+        p = self.to_move
+        return [] if p is None else self.states[p].legal_actions()
+
+    def apply(self, move, notation="en"):
+        p = self.to_move
+        if p is None:
+            raise RulesError("the round is over: nothing can be played")
+        mover = self.states[p].apply(move, notation)
+        d = DominoDeal.__new__(DominoDeal)
+        d.rules, d.dealt = self.rules, self.dealt
+        d.states = tuple(mover if q == p else s.apply(move, notation)
+                         for q, s in enumerate(self.states))
+        return d
+
+    def decide(self, policy="heuristic", seed=0, **kw):
+        return self.states[self.to_move].decide(policy=policy, seed=seed, **kw)
+
+    def scores(self):
+        s = self.states[0]
+        if not s.is_terminal:
+            raise RulesError("the round is not over yet")
+        return [-50 if s.held[q] else 0 for q in range(4)]
+
+
+def domino_positions_from_record(rec, variants=(), notation="en"):
+    """Yield ``(info_state, move)`` for every move (pass included) of a recorded Domino."""
+    dealer = rec["dealer"]
+    hands = [parse_cards(rec["hands"][(dealer + 1 + p) % 4], notation) for p in range(4)]
+    d = DominoDeal(build_rules(variants), hands)
+    for seat, c in rec["moves"]:
+        if d.to_move != (seat - dealer - 1) % 4:
+            raise RulesError("record: move out of turn")
+        mv = PASS if c is None else parse_card(c, notation)
+        yield d.info_state(d.to_move), mv
+        d = d.apply(mv)
+
+
+def domino_sample_worlds(state, count, seed=0, start=0):
+    out_w = np.zeros((count, 4), dtype=np.int64)
+    out_l = np.zeros(count, dtype=np.float64)
+    pq.domino_sample_worlds_nb(check_seed(seed), state.position, np.int64(state.hand),
+                               np.int64(state.unseen_mask()), state.caps(),
+                               np.array(state.forbid, dtype=np.int64), np.int64(start),
+                               np.int64(count), out_w, out_l)
+    return out_w, out_l
+
+
+def domino_play_query(hand, position, history="", samples=DEFAULT_SAMPLES, policy="heuristic",
+                      seed=0, threads=None, notation="en", variants=(), state=None):
+    """The Domino play query: per legal move my expected score (−50 × P(I am the last
+    one holding cards)); same shape as :func:`play_query`."""
+    if policy not in POLICIES:
+        raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
+    seed_u = check_seed(seed)
+    if state is None:
+        state = DominoInfoState.from_inputs(hand, position, history, notation, variants)
+    elif state.to_move != state.position:
+        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
+    if threads is not None:
+        from fastsim.bonken import set_threads
+        set_threads(threads)
+    moves = np.array(state.legal_actions(), dtype=np.int64)
+    K = len(moves)
+    lw = np.empty(samples, dtype=np.float64)
+    lose = np.zeros((samples, K), dtype=np.bool_)
+    pq.domino_query_nb(seed_u, state.position, np.int64(state.hand), moves,
+                       np.int64(state.unseen_mask()), state.caps(),
+                       np.array(state.forbid, dtype=np.int64), np.array(state.lo, dtype=np.int64),
+                       np.array(state.hi, dtype=np.int64), np.int64(state.m), np.int64(state.out),
+                       POLICIES[policy], np.int64(0), np.int64(samples), np.int64(CHUNK), lw,
+                       lose)
+    ok = np.isfinite(lw)
+    if not ok.any():
+        raise RulesError("no deal of the unseen cards is consistent with the history")
+    w = np.exp(np.round(lw[ok] - lw[ok].max(), 9))
+    lose = lose[ok]
+    exact = _domino_determined(state, policy)
+    out_cards = []
+    for k in range(K):
+        summ = weighted_summary(-50.0 * lose[:, k], w, lose[:, k], exact=exact)
+        out_cards.append({"card": move_str(moves[k], notation), "value": summ["mean"],
+                          "value_ci": summ["mean_ci"], "p_make": None, "p_make_ci": None,
+                          "p_last": summ["p"], "p_last_ci": summ["p_ci"],
+                          "expected_score": summ["mean"], "expected_score_ci": summ["mean_ci"]})
+    choice = move_str(state.decide(policy=policy, seed=seed), notation)
+    top = max(x["value"] for x in out_cards)
+    tied = [x for x in out_cards if x["value"] == top]
+    best = next((x for x in tied if x["card"] == choice), tied[0])
+    return {
+        "game": GAME, "contract": "domino", "trump": None, "position": state.position,
+        "to_move": state.to_move, "hand": [card_str(c, notation) for c in state.hand_cards],
+        "history": state.history_str(notation), "held": list(state.held),
+        "recommended": best["card"], "policy_choice": choice, "cards": out_cards,
+        "exact": exact, "samples": int(ok.sum()), "effective_samples": float(ess(w)),
+        "worlds_drawn": int(samples), "policy": policy, "seed": seed,
+        "variants": dict(state.rules.variants),
+    }
+
+
+def _domino_determined(state, policy):
+    if policy == "random":
+        return False
+    unseen = state.unseen_mask()
+    x = unseen
+    while x:
+        c = (x & -x).bit_length() - 1
+        x &= x - 1
+        if len([q for q in range(4) if q != state.position and state.held[q] > 0
+                and not state.forbid[q] >> c & 1]) > 1:
+            return False
+    return True

@@ -1,0 +1,132 @@
+"""Information states of the trick-taking games: the shared parts (numpy only).
+
+An *information state* is everything one player knows at a decision point: the set-up,
+their own current hand, the table cards, the bids or contract, and every card played so
+far, by whom and in which trick. Each game module (``analyzer/boerenbridge_play.py``, …)
+defines a state class with the same small API:
+
+* ``state.to_move`` — the position to act (``None`` once the deal is over);
+* ``state.is_terminal`` — every trick played;
+* ``state.legal_actions()`` — card codes, increasing. For the state's own player these are
+  the legal cards; for another player, the cards that player might still play as far as
+  this player knows (unseen and not of a suit they showed themselves void in);
+* ``state.apply(card)`` — a new state with ``card`` played by ``to_move`` (validated);
+* a full-information *deal state* (all hands known) with the same API plus
+  ``deal.info_state(position)``.
+
+:func:`decide` asks a built-in policy for its card; this module also parses the play
+history notation shared by the play queries and computes the weighted summaries.
+
+History notation: the tricks so far in play order from their leader, ``|`` between
+tricks, the trick in progress last and possibly partial or empty, e.g.
+``"2C 5C KC 9C | AD"``. The first trick is led by position 0 (left of the dealer); every
+later trick by the previous trick's winner.
+"""
+import numpy as np
+
+from fastsim.cards import CardError, card_str, parse_card
+from fastsim.common import RulesError
+from .stats_core import Z95, wilson
+
+__all__ = ["parse_history", "parse_bid_list", "decide", "weighted_summary", "ess",
+           "RulesError", "CardError"]
+
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+
+
+def parse_history(history, notation="en", deck=52):
+    """History text → list of tricks, each a list of card codes in play order.
+
+    ``""``/``None``: nothing played yet. A trailing ``|`` (or a last trick left empty)
+    means the trick in progress has no card yet. Lists of lists of codes or card strings
+    are accepted too. Only the last trick may be partial; the caller checks trick sizes.
+    """
+    if history is None:
+        return []
+    if not isinstance(history, str):
+        out = []
+        for trick in history:
+            out.append([parse_card(c, notation, deck) if isinstance(c, str) else int(c)
+                        for c in trick])
+        return out
+    text = history.strip()
+    if text == "":
+        return []
+    parts = text.split("|")
+    out = []
+    for i, part in enumerate(parts):
+        tokens = [x for x in part.replace(",", " ").replace(";", " ").split() if x]
+        if not tokens and i < len(parts) - 1:
+            raise CardError(f"history: trick {i + 1} is empty (two '|' in a row?)")
+        out.append([parse_card(x, notation, deck) for x in tokens])
+    if out and not out[-1]:
+        out.pop()
+        out.append([])
+    return out
+
+
+def parse_bid_list(text, n, what="bids"):
+    """``"b0,b1,…"`` (or a sequence) → list of ``n`` ints, one per position."""
+    if text is None or (isinstance(text, str) and text.strip() == ""):
+        raise RulesError(f"{what} are needed: one per position, e.g. 1,0,2,1")
+    if isinstance(text, str):
+        try:
+            vals = [int(x) for x in text.replace(" ", "").split(",")]
+        except ValueError:
+            raise RulesError(f"{what} must be integers separated by commas, got {text!r}") from None
+    else:
+        try:
+            vals = [int(x) for x in text]
+        except (TypeError, ValueError):
+            raise RulesError(f"{what} must be integers, got {text!r}") from None
+    if len(vals) != n:
+        raise RulesError(f"{what}: need one per position ({n}), got {len(vals)}")
+    return vals
+
+
+def describe_card(code, notation="en"):
+    return card_str(code, notation)
+
+
+def decide(state, policy="heuristic", seed=0, **kw):
+    """The card the built-in ``policy`` plays in ``state`` (its ``to_move`` must be the
+    state's own player). ``seed`` (and for Boerenbridge ``deal``, the global deal index)
+    key the random and pimc policies exactly as in the simulator."""
+    return state.decide(policy=policy, seed=seed, **kw)
+
+
+def ess(weights):
+    """Effective sample size (Σw)² / Σw² of importance weights."""
+    w = np.asarray(weights, dtype=np.float64)
+    s2 = float((w * w).sum())
+    return min(float(w.sum()) ** 2 / s2, float(len(w))) if s2 > 0 else 0.0
+
+
+def weighted_summary(values, weights, success=None, exact=False):
+    """Weighted mean of ``values`` with a 95% interval (normal approximation on the
+    effective sample size) and, with ``success`` (bool array), the weighted proportion
+    with a Wilson interval on the effective sample size. ``exact``: the outcome is
+    determined, the intervals collapse onto the value."""
+    v = np.asarray(values, dtype=np.float64)
+    w = np.asarray(weights, dtype=np.float64)
+    sw = w.sum()
+    mean = float((w * v).sum() / sw)
+    n_eff = ess(w)
+    out = {"mean": mean}
+    if exact:
+        out["mean_ci"] = [mean, mean]
+    else:
+        var = float((w * (v - mean) ** 2).sum() / sw)
+        if n_eff > 1:
+            var *= n_eff / (n_eff - 1)
+        se = (var / n_eff) ** 0.5 if n_eff > 0 else float("nan")
+        out["mean_ci"] = [mean - Z95 * se, mean + Z95 * se]
+    if success is not None:
+        p = float((w * np.asarray(success, dtype=np.float64)).sum() / sw)
+        out["p"] = p
+        if exact:
+            out["p_ci"] = [p, p]
+        else:
+            lo, hi = wilson(p * n_eff, n_eff)
+            out["p_ci"] = [min(float(lo), p), max(float(hi), p)]
+    return out

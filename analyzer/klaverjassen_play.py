@@ -1,0 +1,507 @@
+""""Which card should I play now?" — Klaverjassen information states and the play query.
+
+Same API as :mod:`analyzer.boerenbridge_play` (see :mod:`analyzer.infostate`). Inputs:
+``position`` (0 = left of the dealer, who leads the first trick), ``hand`` (held now),
+``trump`` (suit), ``caller`` (the position that named trump: its team plays), ``history``.
+Teams are positions 0+2 and 1+3. Besides shown voids, the Rotterdam duties reveal more:
+a player who does not overtrump holds no higher trump, one who undertrumps (or, when void,
+plays a side card instead of trumping) holds no such card; these card-level constraints
+are kept per position (``forbid``) and the hidden hands are sampled to respect them.
+
+The query's ``value`` per card is the expected *margin* (my team's banked points minus the
+other team's, nat and pit included: what the pimc policy maximises and what decides a
+boompje); ``expected_score`` is my team's banked points and ``p_make`` the probability
+that the playing team makes it (no nat). numpy only.
+"""
+import numpy as np
+
+from fastsim import klaverjassen_play_nb as pq
+from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards, parse_suit
+from fastsim.klaverjassen_schema import (LAST_TRICK, PIMC_WORLDS, POLICIES, TRUMP_ABOVE, RulesError,
+                                         build_rules)
+from fastsim.klaverjassen_nb import FULL32, roem_nb
+from fastsim.rng import check_seed
+from .infostate import SUIT_NAMES, parse_history, weighted_summary, ess
+
+GAME = "klaverjassen"
+DEFAULT_SAMPLES = 2_000
+CHUNK = 128
+SUIT = [int(FULL32) & (0x1FFF << (16 * s)) for s in range(4)]
+TEAM_OF_POS = np.array([0, 1, 0, 1], dtype=np.int64)
+
+__all__ = ["KlaverjassenInfoState", "KlaverjassenDeal", "play_query", "sample_worlds",
+           "positions_from_record", "deal_from_record"]
+
+
+def _arr(vals, n=4):
+    a = np.zeros(n, dtype=np.int64)
+    a[:len(vals)] = vals
+    return a
+
+
+def revealed(card, led, trump, hi, partner_winning, amsterdam, undertrump_forced):
+    """Cards a player cannot hold, given that it legally played ``card`` to a trick led in
+    ``led`` (−1: it led) whose highest trump so far is ``hi`` (−1: none): the inverse of
+    :func:`fastsim.klaverjassen_nb.legal_nb`."""
+    if led < 0:
+        return 0
+    s = card >> 4
+    tmask = SUIT[trump]
+    above = tmask if hi < 0 else int(TRUMP_ABOVE[hi & 15]) << (16 * trump)
+    if led == trump:
+        if s != trump:
+            return tmask                         # no trump at all
+        return 0 if above >> card & 1 else above  # no higher trump
+    if s == led:
+        return 0
+    out = SUIT[led]                              # void in the led suit
+    side = int(FULL32) & ~tmask & ~SUIT[led]
+    if s == trump:
+        if above >> card & 1:
+            return out
+        # an undertrump
+        if amsterdam and partner_winning:
+            return out | side                    # nothing but trumps
+        out |= above
+        if not undertrump_forced:
+            out |= side
+        return out
+    # a side card while void in the led suit
+    if amsterdam and partner_winning:
+        return out
+    return out | (tmask if undertrump_forced else above)
+
+
+class KlaverjassenInfoState:
+    """One player's information state in a Klaverjassen deal (immutable).
+
+    ``team_cp``/``team_rm`` are per position-team (0: positions 0+2, 1: positions 1+3),
+    ``playing`` the playing position-team; ``voids`` (suit bits, shown by not following:
+    the engine's bookkeeping) and ``forbid`` (card masks: everything known not held)
+    per position."""
+    game = GAME
+    n = 4
+    h = 8
+    __slots__ = ("rules", "position", "hand", "trump", "playing", "tricks", "leader",
+                 "current", "won", "team_cp", "team_rm", "voids", "forbid", "played_by",
+                 "played")
+
+    @classmethod
+    def initial(cls, rules, position, hand, trump, caller):
+        s = cls.__new__(cls)
+        s.rules = rules
+        s.position = int(position)
+        s.hand = int(hand) if isinstance(hand, (int, np.integer)) else mask_of(hand)
+        if bin(s.hand).count("1") != 8 or s.hand & ~int(FULL32):
+            raise RulesError(f"hand of the wrong size: {bin(s.hand).count('1')} cards, a "
+                             "Klaverjassen hand has 8 of the 32-card deck")
+        s.trump = int(trump)
+        if isinstance(caller, bool) or not isinstance(caller, (int, np.integer)) \
+                or not 0 <= caller < 4:
+            raise RulesError(f"caller must be the position 0..3 that named trump, got {caller!r}")
+        s.playing = int(caller) & 1
+        s.tricks = ()
+        s.leader = 0
+        s.current = ()
+        s.won = (0,) * 4
+        s.team_cp = (0, 0)
+        s.team_rm = (0, 0)
+        s.voids = (0,) * 4
+        s.forbid = (0,) * 4
+        s.played_by = (0,) * 4
+        s.played = 0
+        return s
+
+    @classmethod
+    def from_inputs(cls, hand, trump, caller, position, history="", notation="en",
+                    variants=(), require_turn=True):
+        """From the CLI-style inputs; raises :class:`RulesError` / :class:`CardError` with
+        a one-line message."""
+        rules = build_rules(variants)
+        tr = parse_suit(trump, notation) if isinstance(trump, str) else int(trump)
+        codes = parse_cards(hand, notation, deck=32) if isinstance(hand, str) else [int(c) for c in hand]
+        if not codes:
+            raise CardError("--hand is empty")
+        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
+                or not 0 <= position < 4:
+            raise RulesError(f"position must be 0..3 (0 = left of the dealer, 3 = dealer), "
+                             f"got {position}")
+        position = int(position)
+        tricks = parse_history(history, notation, deck=32)
+        for i, t in enumerate(tricks):
+            if len(t) > 4 or (len(t) < 4 and i < len(tricks) - 1):
+                raise RulesError(f"history: trick {i + 1} has {len(t)} cards; every finished "
+                                 "trick has 4")
+        if tricks and len(tricks[-1]) == 4:
+            tricks.append([])
+        # my own cards in the history (winners need only trump, no rules)
+        leader, mine = 0, []
+        for t in tricks:
+            mine += [c for j, c in enumerate(t) if (leader + j) % 4 == position]
+            if len(t) == 4:
+                _, _, leader, _, _, _ = pq.trick_state_nb(_arr(t), 4, leader, tr)
+                leader = int(leader)
+        if len(set(mine)) != len(mine):
+            dup = next(c for c in mine if mine.count(c) > 1)
+            raise CardError(f"history: {card_str(dup, notation)} was played twice")
+        if set(codes) & set(mine):
+            dup = sorted(set(codes) & set(mine))[0]
+            raise CardError(f"history: {card_str(dup, notation)} was played by position "
+                            f"{position} but is still in the hand")
+        if len(codes) + len(mine) != 8:
+            raise RulesError(f"hand of the wrong size: {len(codes)} cards held after playing "
+                             f"{len(mine)} makes {len(codes) + len(mine)}, not 8")
+        s = cls.initial(rules, position, codes + mine, tr, caller)
+        for i, t in enumerate(tricks):
+            for j, c in enumerate(t):
+                try:
+                    s = s.apply(c, notation=notation)
+                except (RulesError, CardError) as e:
+                    raise type(e)(f"history trick {i + 1}, card {j + 1} "
+                                  f"({card_str(c, notation)}): {e}") from None
+        if require_turn:
+            if s.is_terminal:
+                raise RulesError("the history finishes the deal: there is no card left to play")
+            if s.to_move != position:
+                raise RulesError(f"the history says it is position {s.to_move}'s turn, "
+                                 f"not position {position}'s")
+        return s
+
+    def _copy(self):
+        s = KlaverjassenInfoState.__new__(KlaverjassenInfoState)
+        for a in self.__slots__:
+            setattr(s, a, getattr(self, a))
+        return s
+
+    @property
+    def t(self):
+        return len(self.tricks)
+
+    @property
+    def is_terminal(self):
+        return self.t == 8
+
+    @property
+    def to_move(self):
+        return None if self.is_terminal else (self.leader + len(self.current)) % 4
+
+    @property
+    def hand_cards(self):
+        return [c for c in range(64) if self.hand >> c & 1]
+
+    def unseen_mask(self):
+        return int(FULL32) & ~(self.hand | self.played)
+
+    def _trick_state(self):
+        return pq.trick_state_nb(_arr(self.current), len(self.current), self.leader, self.trump)
+
+    def _legal_mask(self):
+        p = self.to_move
+        if p is None:
+            return 0
+        if p != self.position:
+            return self.unseen_mask() & ~self.forbid[p]
+        r = self.rules
+        return int(pq.legal_here_nb(np.int64(self.hand), _arr(self.current), len(self.current),
+                                    self.leader, self.trump, TEAM_OF_POS, p, r.amsterdam,
+                                    r.undertrump_forced))
+
+    def legal_actions(self):
+        m = self._legal_mask()
+        return [c for c in range(64) if m >> c & 1]
+
+    def apply(self, card, notation="en"):
+        """A new state with ``card`` played by :attr:`to_move` (validated)."""
+        if isinstance(card, str):
+            card = parse_card(card, notation, deck=32)
+        card = int(card)
+        cs = card_str(card, notation)
+        if self.is_terminal:
+            raise RulesError("the deal is over: no card can be played")
+        if not int(FULL32) >> card & 1:
+            raise CardError(f"{cs} is not in the 32-card deck")
+        p = self.to_move
+        bit = 1 << card
+        if self.played & bit:
+            raise CardError(f"{cs} was already played")
+        led, winner, win_pos, hi, trick, tp = self._trick_state()
+        pw = win_pos >= 0 and TEAM_OF_POS[win_pos] == TEAM_OF_POS[p]
+        if p == self.position:
+            if not self.hand & bit:
+                raise CardError(f"{cs} is not in the hand of position {p}")
+            if not self._legal_mask() & bit:
+                raise RulesError(f"position {p} may not play {cs} here (follow suit, "
+                                 f"{'overtrump' if hi >= 0 else 'trump'} when able)")
+        else:
+            if self.hand & bit:
+                raise CardError(f"{cs} is in the hand of position {self.position}; "
+                                f"position {p} cannot play it")
+            if self.forbid[p] & bit:
+                why = (f"showed earlier it has no {SUIT_NAMES[card >> 4]}"
+                       if self.voids[p] >> (card >> 4) & 1 else
+                       "showed by an earlier play (trumping duties) that it does not hold it")
+                raise RulesError(f"position {p} {why}, so it cannot play {cs}")
+        s = self._copy()
+        if p == self.position:
+            s.hand = self.hand & ~bit
+        s.played = self.played | bit
+        pb = list(self.played_by)
+        pb[p] |= bit
+        s.played_by = tuple(pb)
+        if led >= 0 and (card >> 4) != led:
+            v = list(self.voids)
+            v[p] |= 1 << led
+            s.voids = tuple(v)
+        if p != self.position:
+            f = list(self.forbid)
+            f[p] |= revealed(card, led, self.trump, hi, pw, self.rules.amsterdam,
+                             self.rules.undertrump_forced)
+            s.forbid = tuple(f)
+        cur = self.current + (card,)
+        if len(cur) == 4:
+            _, _, w, _, mask, pts = pq.trick_state_nb(_arr(cur), 4, self.leader, self.trump)
+            w = int(w)
+            pts = int(pts) + (LAST_TRICK if self.t == 7 else 0)
+            team = int(TEAM_OF_POS[w])
+            won = list(self.won)
+            won[w] += 1
+            cp, rm = list(self.team_cp), list(self.team_rm)
+            cp[team] += pts
+            rm[team] += int(roem_nb(np.int64(mask), self.trump, self.rules.all_100))
+            s.won, s.team_cp, s.team_rm = tuple(won), tuple(cp), tuple(rm)
+            s.tricks = self.tricks + ((self.leader, cur, w),)
+            s.leader = w
+            s.current = ()
+        else:
+            s.current = cur
+        return s
+
+    def kernel_args(self):
+        return {"hand": np.int64(self.hand), "played": np.int64(self.played),
+                "tc": _arr(self.current), "tn": len(self.current), "t": self.t,
+                "won": _arr(self.won), "cp": _arr(self.team_cp, 2), "rm": _arr(self.team_rm, 2),
+                "voids": _arr(self.voids), "forbid": _arr(self.forbid)}
+
+    def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
+        """The card the built-in ``policy`` plays here, exactly as the simulator would."""
+        if policy not in POLICIES:
+            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        p = self.to_move
+        if p is None:
+            raise RulesError("the deal is over: no card to play")
+        if p != self.position:
+            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        a = self.kernel_args()
+        r = self.rules
+        if policy == "heuristic":
+            return int(pq.decide_heuristic_nb(p, a["hand"], self.trump, TEAM_OF_POS,
+                                              self.playing, self.leader, a["tc"], a["tn"],
+                                              a["played"], r.amsterdam, r.undertrump_forced,
+                                              r.all_100))
+        return int(pq.decide_card_nb(POLICIES[policy], check_seed(seed), np.int64(deal), p,
+                                     a["hand"], self.trump, TEAM_OF_POS, self.playing, self.t,
+                                     self.leader, a["tc"], a["tn"], a["played"], a["won"],
+                                     a["cp"], a["rm"], a["voids"].copy(), r.amsterdam,
+                                     r.undertrump_forced, r.all_100, np.int64(worlds)))
+
+    def final_scores(self):
+        """Banked points per position-team once the deal is over (nat and pit included)."""
+        if not self.is_terminal:
+            raise RulesError("the deal is not over yet")
+        tt = [self.won[0] + self.won[2], self.won[1] + self.won[3]]
+        out = np.zeros(2, dtype=np.int64)
+        from fastsim.klaverjassen_nb import score_deal_nb
+        score_deal_nb(_arr(self.team_cp, 2), _arr(self.team_rm, 2), self.playing,
+                      _arr(tt, 2), out)
+        return [int(x) for x in out]
+
+    def history_str(self, notation="en"):
+        parts = [" ".join(card_str(c, notation) for c in cards) for _, cards, _ in self.tricks]
+        parts.append(" ".join(card_str(c, notation) for c in self.current))
+        return " | ".join(parts).strip(" |")
+
+
+class KlaverjassenDeal:
+    """A full-information Klaverjassen deal played step by step (all hands known)."""
+    game = GAME
+    __slots__ = ("rules", "dealt", "states")
+
+    def __init__(self, rules, hands, trump, caller, notation="en"):
+        if len(hands) != 4:
+            raise RulesError(f"need 4 hands, got {len(hands)}")
+        masks = [int(hd) if isinstance(hd, (int, np.integer)) else
+                 mask_of(parse_cards(hd, notation, deck=32) if isinstance(hd, str) else hd)
+                 for hd in hands]
+        total = 0
+        for m in masks:
+            if total & m:
+                raise CardError("a card is dealt to two players")
+            total |= m
+        tr = parse_suit(trump, notation) if isinstance(trump, str) else int(trump)
+        self.rules = rules
+        self.dealt = tuple(masks)
+        self.states = tuple(KlaverjassenInfoState.initial(rules, p, masks[p], tr, caller)
+                            for p in range(4))
+
+    @property
+    def to_move(self):
+        return self.states[0].to_move
+
+    @property
+    def is_terminal(self):
+        return self.states[0].is_terminal
+
+    def info_state(self, position):
+        return self.states[position]
+
+    def legal_actions(self):
+        p = self.to_move
+        return [] if p is None else self.states[p].legal_actions()
+
+    def apply(self, card, notation="en"):
+        p = self.to_move
+        if p is None:
+            raise RulesError("the deal is over: no card can be played")
+        mover = self.states[p].apply(card, notation)
+        d = KlaverjassenDeal.__new__(KlaverjassenDeal)
+        d.rules, d.dealt = self.rules, self.dealt
+        d.states = tuple(mover if q == p else s.apply(card, notation)
+                         for q, s in enumerate(self.states))
+        return d
+
+    def decide(self, policy="heuristic", seed=0, **kw):
+        return self.states[self.to_move].decide(policy=policy, seed=seed, **kw)
+
+    def scores(self):
+        return self.states[0].final_scores()
+
+
+def deal_from_record(rec, variants=(), notation="en"):
+    """A :class:`KlaverjassenDeal` from one ``--record-play`` object. The caller is taken
+    as a position of the recorded playing team (which of the two does not matter)."""
+    dealer = rec["dealer"]
+    hands = [parse_cards(rec["hands"][(dealer + 1 + p) % 4], notation, deck=32)
+             for p in range(4)]
+    # seat team t plays; position p has seat (dealer + 1 + p): a position of that team
+    caller = next(p for p in range(4) if (dealer + 1 + p) % 2 == rec["playing_team"])
+    return KlaverjassenDeal(build_rules(variants), hands, SUITS.index(rec["trump"]), caller)
+
+
+def positions_from_record(rec, variants=(), notation="en"):
+    """Yield ``(info_state, card_played)`` for every card of a recorded deal."""
+    d = deal_from_record(rec, variants, notation)
+    dealer = rec["dealer"]
+    for tr in rec["tricks"]:
+        for s, c in tr["cards"]:
+            if d.to_move != (s - dealer - 1) % 4:
+                raise RulesError("record: play out of turn")
+            code = parse_card(c, notation, deck=32)
+            yield d.info_state(d.to_move), code
+            d = d.apply(code)
+
+
+def sample_worlds(state, count, seed=0, start=0):
+    """The hidden hands the play query samples: ``(worlds, logw)``."""
+    a = state.kernel_args()
+    out_w = np.zeros((count, 4), dtype=np.int64)
+    out_l = np.zeros(count, dtype=np.float64)
+    pq.sample_worlds_nb(check_seed(seed), state.position, a["hand"], a["played"], state.t,
+                        state.leader, a["tn"], a["forbid"], np.int64(start), np.int64(count),
+                        out_w, out_l)
+    return out_w, out_l
+
+
+def _determined(state, policy):
+    tn = len(state.current)
+    cap = [0 if q == state.position else 8 - state.t - (1 if (q - state.leader) % 4 < tn else 0)
+           for q in range(4)]
+    if sum(cap) == 0:
+        return True
+    if policy != "heuristic":
+        return False
+    unseen = state.unseen_mask()
+    x = unseen
+    while x:
+        c = (x & -x).bit_length() - 1
+        x &= x - 1
+        if len([q for q in range(4) if cap[q] > 0 and not state.forbid[q] >> c & 1]) > 1:
+            return False
+    return True
+
+
+def play_query(hand, trump, caller, position, history="", samples=DEFAULT_SAMPLES,
+               policy="heuristic", worlds=PIMC_WORLDS, seed=0, threads=None, notation="en",
+               variants=(), state=None):
+    """Score every legal card of the player to move; returns a JSON-able dict shaped like
+    the Boerenbridge play query's (``value`` = expected margin, see the module doc)."""
+    if policy not in POLICIES:
+        raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= 4096:
+        raise RulesError(f"worlds must be 1..4096, got {worlds!r}")
+    seed_u = check_seed(seed)
+    if state is None:
+        state = KlaverjassenInfoState.from_inputs(hand, trump, caller, position, history,
+                                                  notation, variants)
+    elif state.to_move != state.position:
+        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
+    if threads is not None:
+        from fastsim.klaverjassen import set_threads
+        set_threads(threads)
+    r = state.rules
+    cards = np.array(state.legal_actions(), dtype=np.int64)
+    K = len(cards)
+    a = state.kernel_args()
+    lw = np.empty(samples, dtype=np.float64)
+    mine = np.zeros((samples, K), dtype=np.int16)
+    theirs = np.zeros((samples, K), dtype=np.int16)
+    made = np.zeros((samples, K), dtype=np.bool_)
+    kernel = pq.play_query_nb if policy == "heuristic" else pq.play_query_policy_nb
+    kernel(seed_u, state.position, a["hand"], cards, state.trump, TEAM_OF_POS,
+           state.playing, state.t, state.leader, a["tc"], a["tn"], a["played"],
+           a["won"], a["cp"], a["rm"], a["voids"], a["forbid"], POLICIES[policy],
+           r.amsterdam, r.undertrump_forced, r.all_100, np.int64(worlds), np.int64(0),
+           np.int64(samples), np.int64(CHUNK), lw, mine, theirs, made)
+    ok = np.isfinite(lw)
+    if not ok.any():
+        raise RulesError("no deal of the unseen cards is consistent with the history")
+    w = np.exp(np.round(lw[ok] - lw[ok].max(), 9))
+    mine, theirs, made = (x[ok].astype(np.float64) for x in (mine, theirs, made))
+    exact = _determined(state, policy)
+    out_cards = []
+    for k in range(K):
+        marg = weighted_summary(mine[:, k] - theirs[:, k], w, made[:, k] > 0, exact=exact)
+        own = weighted_summary(mine[:, k], w, exact=exact)
+        out_cards.append({"card": card_str(cards[k], notation), "value": marg["mean"],
+                          "value_ci": marg["mean_ci"], "p_make": marg["p"],
+                          "p_make_ci": marg["p_ci"], "expected_score": own["mean"],
+                          "expected_score_ci": own["mean_ci"]})
+    choice = card_str(state.decide(policy=policy, seed=seed, worlds=worlds), notation)
+    top = max(x["value"] for x in out_cards)
+    tied = [x for x in out_cards if x["value"] == top]
+    best = next((x for x in tied if x["card"] == choice), tied[0])
+    return {
+        "game": GAME,
+        "trump": SUITS[state.trump],
+        "playing_team": "ours" if state.playing == state.position & 1 else "theirs",
+        "position": state.position,
+        "to_move": state.to_move,
+        "hand": [card_str(c, notation) for c in state.hand_cards],
+        "history": state.history_str(notation),
+        "trick": [card_str(c, notation) for c in state.current],
+        "card_points_so_far": {"ours": state.team_cp[state.position & 1],
+                               "theirs": state.team_cp[1 - (state.position & 1)]},
+        "recommended": best["card"],
+        "policy_choice": choice,
+        "cards": out_cards,
+        "value_is": "expected margin: my team's banked points minus the other team's",
+        "exact": exact,
+        "samples": int(ok.sum()),
+        "effective_samples": float(ess(w)),
+        "worlds_drawn": int(samples),
+        "policy": policy,
+        "pimc_worlds": int(worlds),
+        "seed": seed,
+        "variants": dict(r.variants),
+    }

@@ -1,0 +1,289 @@
+"""Boerenbridge play-query kernels: "which card should I play now?".
+
+A query position is one player's information state in the middle of a deal. These
+kernels sample the cards that player cannot see (:func:`fastsim.sample_nb.hidden_deal_nb`,
+exact-uniform through importance weights), optionally keep only the worlds in which the other players'
+heuristic bids equal the bids they made, and finish every world once per candidate card
+with one policy for everyone (common random numbers: the same worlds for every card).
+
+The card rules themselves are not repeated here: the rollouts call the engine's own
+:func:`fastsim.play_nb.heuristic_play_nb`, :func:`fastsim.play_nb.random_card_nb`,
+:func:`fastsim.boerenbridge_nb.pimc_card_nb` and :func:`fastsim.boerenbridge_nb.rollout_nb`,
+so a query can never drift from the simulator. numpy in, numpy out.
+"""
+import numpy as np
+from numba import njit, prange
+
+from .bits import popcount_nb, suit_mask_nb
+from .boerenbridge_nb import (deal_score_nb, forbidden_bid_nb, forbidden_of, heuristic_bid_nb,
+                              pimc_card_nb, rollout_nb, world_capacity_nb)
+from .boerenbridge_schema import (CTR_PLAY, MAX_SEATS, POLICY_HEURISTIC, POLICY_PIMC,
+                                  POLICY_RANDOM)
+from .play_nb import FULL52, heuristic_play_nb, random_card_nb
+from .sample_nb import hidden_deal_nb
+from .rng import below_nb, deal_key_nb, run_key_nb
+from .trick import NATURAL_ORDER, trick_key_nb, trick_so_far_nb
+
+WORLD_SALT = 7_000_000   # deal-key index of a world's policy randomness (random/pimc)
+
+
+@njit(cache=True)
+def bids_consistent_nb(world, played_by, n, h, me, trump, bids, dealer_rule, is_blind):
+    """Would every other position, holding its sampled cards plus those it already played,
+    have bid exactly ``bids`` under the heuristic (same arguments as the engine's bidding)?"""
+    s = 0
+    for p in range(n):
+        if p != me:
+            f = forbidden_bid_nb(h, s, dealer_rule) if p == n - 1 else -1
+            if heuristic_bid_nb(world[p] | played_by[p], trump, n, h, p, s, f, is_blind) != bids[p]:
+                return False
+        s += bids[p]
+    return True
+
+
+@njit(cache=True)
+def sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids, played_by,
+                           trump, bids, condition, dealer_rule, is_blind, world):
+    """One sampled world for the query and its log importance weight (-inf: rejected).
+    Nobody void: a uniform deal position by position (partial Fisher–Yates), each one
+    checked against its bid as soon as it is dealt; otherwise :func:`hidden_deal_nb`."""
+    cap = world_capacity_nb(n, h, me, unseen, t, leader, tn)
+    novoid = True
+    for q in range(n):
+        if q != me and voids[q] != 0:
+            novoid = False
+    if novoid:
+        deck = np.empty(64, dtype=np.int64)
+        m = 0
+        x = unseen
+        while x:
+            c = x & -x
+            x ^= c
+            deck[m] = popcount_nb(c - 1)
+            m += 1
+        k = 0
+        s = 0
+        for p in range(n):
+            if p == me:
+                world[p] = hand
+            else:
+                hm = np.int64(0)
+                for _ in range(cap[p]):
+                    j = k + below_nb(wkey, k, m - k)
+                    c = deck[j]
+                    deck[j] = deck[k]
+                    deck[k] = c
+                    hm |= np.int64(1) << c
+                    k += 1
+                world[p] = hm
+                if condition:
+                    f = forbidden_bid_nb(h, s, dealer_rule) if p == n - 1 else -1
+                    if heuristic_bid_nb(hm | played_by[p], trump, n, h, p, s, f,
+                                        is_blind) != bids[p]:
+                        return -np.inf
+            s += bids[p]
+        return 0.0
+    logw = hidden_deal_nb(wkey, n, me, hand, unseen, cap, voids, world)
+    if logw == -np.inf:
+        return logw
+    if condition and not bids_consistent_nb(world, played_by, n, h, me, trump, bids,
+                                            dealer_rule, is_blind):
+        return -np.inf
+    return logw
+
+
+@njit(cache=True, parallel=True)
+def sample_worlds_nb(seed, n, h, me, hand, played, t, leader, tn, voids, played_by, trump,
+                     bids, condition, dealer_rule, is_blind, start, count, out_world,
+                     out_logw):
+    """Worlds ``start .. start+count`` exactly as :func:`play_query_nb` draws them."""
+    rkey = run_key_nb(seed)
+    unseen = FULL52 & ~(hand | played)
+    for i in prange(count):
+        world = np.empty(MAX_SEATS, dtype=np.int64)
+        out_logw[i] = sample_world_weight_nb(deal_key_nb(rkey, start + i), n, h, me, hand,
+                                             unseen, t, leader, tn, voids, played_by, trump,
+                                             bids, condition, dealer_rule, is_blind, world)
+        for q in range(n):
+            out_world[i, q] = world[q]
+
+
+@njit(cache=True)
+def rollout_policy_nb(dkey, n, h, hands, turned, trump, pol, bids, won, played, t0, leader,
+                      tc, tn, voids, scoring, bauer, dealer_rule, is_blind, worlds):
+    """Finish a deal from trick ``t0`` led by ``leader`` with ``tc[:tn]`` on the table,
+    everyone playing policy ``pol`` exactly as the engine's play loop does
+    (:func:`fastsim.boerenbridge_nb.bid_play_nb`); ``hands``, ``won``, ``voids`` and
+    ``tc`` are updated."""
+    t = t0
+    while t < h:
+        start = tn if t == t0 else 0
+        led, winner, win_pos, best_key, _ = trick_so_far_nb(tc, start, leader, n, trump,
+                                                            NATURAL_ORDER)
+        for j in range(start, n):
+            p = (leader + j) % n
+            hand = hands[p]
+            if j == 0:
+                legal = hand
+            else:
+                legal = hand & suit_mask_nb(led)
+                if legal == 0:
+                    legal = hand
+            if pol == POLICY_RANDOM:
+                c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
+            elif pol == POLICY_PIMC and popcount_nb(legal) > 1:
+                c = pimc_card_nb(dkey, n, h, p, hand, legal, turned, trump, played, bids, won,
+                                 t, leader, tc, j, voids, scoring, bauer,
+                                 forbidden_of(n, p, bids, h, dealer_rule), is_blind, worlds)
+            else:
+                c = heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
+                                      FULL52 & ~(hand | played))
+            if j > 0 and (c >> 4) != led:
+                voids[p] |= 1 << led
+            tc[j] = c
+            hands[p] = hand & ~(np.int64(1) << c)
+            played |= np.int64(1) << c
+            if j == 0:
+                led = c >> 4
+            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
+            if key > best_key:
+                best_key = key
+                winner = c
+                win_pos = p
+        won[win_pos] += 1
+        leader = win_pos
+        t += 1
+
+
+@njit(cache=True, parallel=True)
+def play_query_nb(seed, n, h, me, hand, cards, turned, trump, played, bids, won, t, leader,
+                  tc, tn, voids, played_by, condition, pol, scoring, bauer, dealer_rule,
+                  is_blind, worlds, start, count, chunk, out_logw, out_tricks, out_scores):
+    """(Heuristic only: ``pol`` and ``worlds`` are ignored, so that this kernel stays small and
+    compiles fast; :func:`play_query_policy_nb` takes any policy.) Sample worlds ``start ..
+    start+count`` for the player at position ``me`` (to move, ``tc[:tn]`` on the table) and
+    finish each once per candidate card ``cards[k]`` with policy ``pol`` for everyone (the
+    same world and policy randomness for every card). ``out_logw[i]``: log importance weight
+    of world i (-inf: inconsistent, not played); ``out_tricks[i, k]``/``out_scores[i, k]``:
+    my tricks and deal score after card k. Results depend only on the seed and the world
+    index, never on ``chunk`` or threads."""
+    rkey = run_key_nb(seed)
+    unseen = FULL52 & ~(hand | played)
+    K = cards.shape[0]
+    n_chunks = (count + chunk - 1) // chunk
+    forbidden = forbidden_of(n, n - 1, bids, h, dealer_rule)
+    bauer_me = bauer and me == n - 1
+    for ci in prange(n_chunks):
+        world = np.empty(MAX_SEATS, dtype=np.int64)
+        hands2 = np.empty(MAX_SEATS, dtype=np.int64)
+        won2 = np.empty(MAX_SEATS, dtype=np.int64)
+        voids2 = np.empty(MAX_SEATS, dtype=np.int64)
+        tc2 = np.empty(MAX_SEATS, dtype=np.int64)
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            wkey = deal_key_nb(rkey, start + i)
+            logw = sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids,
+                                          played_by, trump, bids, condition, dealer_rule,
+                                          is_blind, world)
+            out_logw[i] = logw
+            if logw == -np.inf:
+                continue
+            for k in range(K):
+                c = cards[k]
+                for q in range(n):
+                    hands2[q] = world[q]
+                    won2[q] = won[q]
+                    voids2[q] = voids[q]
+                hands2[me] = hand & ~(np.int64(1) << c)
+                for j in range(tn):
+                    tc2[j] = tc[j]
+                tc2[tn] = c
+                if tn > 0 and (c >> 4) != (tc[0] >> 4):
+                    voids2[me] |= 1 << (tc[0] >> 4)
+                pl = played | (np.int64(1) << c)
+                rollout_nb(n, h, hands2, trump, bids, won2, pl, t, leader, tc2, tn + 1)
+                out_tricks[i, k] = won2[me]
+                out_scores[i, k] = deal_score_nb(bids[me], won2[me], scoring, bauer_me,
+                                                 forbidden, is_blind)
+
+
+@njit(cache=True, parallel=True)
+def play_query_policy_nb(seed, n, h, me, hand, cards, turned, trump, played, bids, won, t, leader,
+                         tc, tn, voids, played_by, condition, pol, scoring, bauer, dealer_rule,
+                         is_blind, worlds, start, count, chunk, out_logw, out_tricks, out_scores):
+    """(Any policy; :func:`play_query_nb` is the small, fast-compiling heuristic-only twin with the
+    same arguments.) Sample worlds ``start .. start+count`` for the player at position
+    ``me`` (to move, ``tc[:tn]`` on the table) and finish each once per candidate card
+    ``cards[k]`` with policy ``pol`` for everyone (the same world and policy randomness for
+    every card). ``out_logw[i]``: log importance weight of world i (-inf: inconsistent, not
+    played); ``out_tricks[i, k]``/``out_scores[i, k]``: my tricks and deal score after card
+    k. Results depend only on the seed and the world index, never on ``chunk`` or threads."""
+    rkey = run_key_nb(seed)
+    unseen = FULL52 & ~(hand | played)
+    K = cards.shape[0]
+    n_chunks = (count + chunk - 1) // chunk
+    forbidden = forbidden_of(n, n - 1, bids, h, dealer_rule)
+    bauer_me = bauer and me == n - 1
+    for ci in prange(n_chunks):
+        world = np.empty(MAX_SEATS, dtype=np.int64)
+        hands2 = np.empty(MAX_SEATS, dtype=np.int64)
+        won2 = np.empty(MAX_SEATS, dtype=np.int64)
+        voids2 = np.empty(MAX_SEATS, dtype=np.int64)
+        tc2 = np.empty(MAX_SEATS, dtype=np.int64)
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            wkey = deal_key_nb(rkey, start + i)
+            logw = sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids,
+                                          played_by, trump, bids, condition, dealer_rule,
+                                          is_blind, world)
+            out_logw[i] = logw
+            if logw == -np.inf:
+                continue
+            pkey = deal_key_nb(wkey, WORLD_SALT)
+            for k in range(K):
+                c = cards[k]
+                for q in range(n):
+                    hands2[q] = world[q]
+                    won2[q] = won[q]
+                    voids2[q] = voids[q]
+                hands2[me] = hand & ~(np.int64(1) << c)
+                for j in range(tn):
+                    tc2[j] = tc[j]
+                tc2[tn] = c
+                if tn > 0 and (c >> 4) != (tc[0] >> 4):
+                    voids2[me] |= 1 << (tc[0] >> 4)
+                pl = played | (np.int64(1) << c)
+                if pol == POLICY_HEURISTIC:
+                    rollout_nb(n, h, hands2, trump, bids, won2, pl, t, leader, tc2, tn + 1)
+                else:
+                    rollout_policy_nb(pkey, n, h, hands2, turned, trump, pol, bids, won2, pl,
+                                      t, leader, tc2, tn + 1, voids2, scoring, bauer,
+                                      dealer_rule, is_blind, worlds)
+                out_tricks[i, k] = won2[me]
+                out_scores[i, k] = deal_score_nb(bids[me], won2[me], scoring, bauer_me,
+                                                 forbidden, is_blind)
+
+
+@njit(cache=True)
+def decide_card_nb(pol, seed, deal, n, h, p, hand, legal, turned, trump, played, bids, won, t,
+                   leader, tc, tn, voids, scoring, bauer, forbidden, is_blind, worlds):
+    """The card policy ``pol`` plays for position ``p`` with ``tc[:tn]`` on the table: the
+    same branch, with the same arguments, as the engine's play loop
+    (:func:`fastsim.boerenbridge_nb.bid_play_nb`); ``seed`` and ``deal`` (the global deal
+    index) give the deal's key as in the simulator."""
+    dkey = deal_key_nb(run_key_nb(seed), deal)
+    led, winner, _, _, _ = trick_so_far_nb(tc, tn, leader, n, trump, NATURAL_ORDER)
+    if pol == POLICY_RANDOM:
+        return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
+    if pol == POLICY_PIMC and popcount_nb(legal) > 1:
+        return pimc_card_nb(dkey, n, h, p, hand, legal, turned, trump, played, bids, won, t,
+                            leader, tc, tn, voids, scoring, bauer, forbidden, is_blind, worlds)
+    return heuristic_play_nb(hand, tn, n, led, winner, trump, bids[p] - won[p],
+                             FULL52 & ~(hand | played))
+
+
+@njit(cache=True)
+def decide_heuristic_nb(n, p, hand, trump, played, bids, won, leader, tc, tn):
+    """The heuristic's card (the engine's call, :func:`decide_card_nb`'s last branch) in a
+    small kernel that compiles fast."""
+    led, winner, _, _, _ = trick_so_far_nb(tc, tn, leader, n, trump, NATURAL_ORDER)
+    return heuristic_play_nb(hand, tn, n, led, winner, trump, bids[p] - won[p],
+                             FULL52 & ~(hand | played))
