@@ -18,18 +18,9 @@ class InputError(click.ClickException):
 
 
 def _input_errors():
-    """The error classes that mean "bad input" (all one-line ValueError subclasses of the
-    project, plus file-system errors and Dask's cluster errors)."""
+    """The errors that mean bad input: the project's one-line ValueErrors, OS and Dask errors."""
     from analyzer.cluster import ClusterError
     return (ValueError, OSError, ClusterError)
-
-
-def _version():
-    from importlib import metadata
-    try:
-        return metadata.version("troef")
-    except metadata.PackageNotFoundError:
-        return "unknown"
 
 
 class TroefGroup(click.Group):
@@ -59,6 +50,27 @@ class TroefGroup(click.Group):
             click.echo(f"troef: error: out of memory: {detail}", err=True)
             sys.exit(EXIT_USAGE)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+class GameGroup(TroefGroup):
+    """A group with one subcommand per game, built from the game's registry entry only
+    when it is used (so `troef bid …` never loads the other games)."""
+
+    def __init__(self, *args, factory=None, needs=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.factory, self.needs = factory, needs
+
+    def list_commands(self, ctx):
+        return [g for g in GAMES if self.needs is None or self._has(g)]
+
+    def _has(self, game):
+        from analyzer import games as registry
+        return hasattr(registry.get(game), self.needs)
+
+    def get_command(self, ctx, name):
+        if name not in GAMES or (self.needs is not None and not self._has(name)):
+            return None
+        return self.factory(name)
 
 
 def guarded(fn):
@@ -108,7 +120,7 @@ def policy_opt(default="heuristic", text="Policy of every seat / the other playe
 seed_opt = click.option("--seed", type=int, default=0, show_default=True, help="Random seed (same seed, same results).")
 threads_opt = click.option("--threads", type=int, default=None, help="Worker threads (default: all cores).")
 json_opt = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-notation_opt = click.option("--notation", type=click.Choice(["en", "nl"]), default="en", show_default=True, help="Card notation: en (AS KH) or nl (AS HH: S R K H).")
+notation_opt = click.option("--notation", type=click.Choice(["en", "nl"]), default="en", show_default=True, help="Cards and suits: en (2-9 T J Q K A; S H D C) or nl (2-9 10 B V H A; S H R K).")
 worlds_opt = click.option("--worlds", type=int, default=None, help="pimc: sampled deals per decision (default 16).")
 variant_opt = click.option("--variant", multiple=True, metavar="NAME[=VALUE]", help="Rule variant (repeatable), see docs/rules.md.")
 force_opt = click.option("--force", is_flag=True, help="Overwrite existing output files.")
@@ -117,7 +129,7 @@ common = _opts(seed_opt, threads_opt, json_opt)
 
 @click.group(cls=TroefGroup, invoke_without_command=True, no_args_is_help=True,
              context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(_version(), "--version", prog_name="troef", message="%(prog)s %(version)s")
+@click.version_option(package_name="troef", prog_name="troef", message="%(prog)s %(version)s")
 def main():
     """Monte Carlo strategy analyzer for Boerenbridge, Klaverjassen, Bonken and Boonaken.
 
@@ -126,7 +138,7 @@ def main():
     compile_note.install()      # one stderr line while kernels compile on a cold cache
 
 
-@main.group(cls=TroefGroup)
+@main.group(cls=GameGroup, factory=lambda game: _simulate_command(game))
 def simulate():
     """Play many deals or whole games and summarise them."""
 
@@ -139,7 +151,7 @@ def _simulate_command(game):
     own = [click.option(*decl, **attrs) for decl, attrs in entry.CLI_OPTIONS]
     units = entry.UNITS["games"]
 
-    @simulate.command(game, help=f"Simulate {entry.TITLE} (docs/rules.md#{game}): single deals "
+    @click.command(game, help=f"Simulate {entry.TITLE} (docs/rules.md#{game}): single deals "
                                  f"or whole {units}s, in memory, to a file or a dataset folder.")
     @_opts(*own)
     @click.option("--deals", type=int, default=None, help=f"Independent deals (default {entry.DEFAULT_COUNT['deal']:,}).")
@@ -179,33 +191,18 @@ def _simulate(entry, kw):
         click.echo("troef: interrupted" + (f": {where}; run the same command with --resume"
                                            " to continue" if where else ""), err=True)
         raise click.exceptions.Exit(143 if type(e).__name__ == "Terminated" else 130) from None
-    p = dict(o.summary)
-    names = entry.policy_names(spec.policies)
-    for s in p.get("seats", []):
-        s["policy"] = names[s["seat"]]
-    p.update({"seed": spec.seed, "policies": names, "variants": dict(getattr(
-        spec.setup.rules, "variants", {}))})
+    p = o.payload(spec)
     if kw["as_json"]:
         return click.echo(json.dumps(p))
-    v = p["variants"]
-    click.echo(f"{entry.describe(spec.setup, spec.n)}, seed {spec.seed}")
-    click.echo(f"policies by seat: {', '.join(names)}" + (
-        f"; variants {', '.join(f'{k}={x}' if x else k for k, x in v.items())}" if v else ""))
-    rate = o.played / o.seconds if o.seconds > 0 else 0.0
     where = f" on Dask ({kw['scheduler'] or str(kw['dask_workers']) + ' local workers'})" \
         if backend.name == "dask" else ""
-    click.echo(f"played in {o.seconds:.2f} s ({rate:,.0f} deals/s){where}" + (
-        f"; resumed with {o.resumed} of {spec.n_chunks} chunks already saved" if o.resumed else ""))
+    _emit(o.header(spec, p, where))
     click.echo("")
     _emit(entry.render(p))
     for label, path in (("results", kw["out"]), ("play record", kw["record_play"])):
         if path:
             click.echo(f"{label} written to {path}" + (
                 f" (dataset: {o.chunks} chunks, {o.rows:,} rows)" if o.chunks else ""))
-
-
-for _g in GAMES:
-    _simulate_command(_g)
 
 
 # ---------------------------------------------------------------- queries
@@ -300,6 +297,40 @@ def trump_klaverjassen(hand, position, passes, samples, policy, variant, notatio
     _query_json(r, "klaverjassen") if as_json else _emit(render(r, position, seed))
 
 
+@main.group(cls=GameGroup, factory=lambda game: _play_command(game), needs="PLAY_OPTIONS")
+def play():
+    """Which card should I play now? (docs/play_query.md)"""
+
+
+play_opts = _opts(
+    click.option("--hand", required=True, help="The cards I hold now."),
+    click.option("--position", type=int, required=True, help="My position, 0 = left of the dealer (the player to move)."),
+    click.option("--history", default="", help='The tricks so far from their leaders, "|" between tricks, the trick in progress last.'),
+    click.option("--samples", type=int, default=2000, show_default=True, help="Sampled worlds of the hidden cards."),
+    policy_opt(text="How everyone plays the rest: random, heuristic or pimc."),
+    worlds_opt, variant_opt, notation_opt, common)
+
+
+def _play_out(r, as_json):
+    from analyzer.infostate import render_play
+    _query_json(r, r["game"]) if as_json else _emit(render_play(r))
+
+
+def _play_command(game):
+    from analyzer import games as registry
+    entry = registry.get(game)
+
+    @click.command(game, help=entry.PLAY_HELP)
+    @_opts(*[click.option(*decl, **attrs) for decl, attrs in entry.PLAY_OPTIONS])
+    @play_opts
+    @guarded
+    def command(**kw):
+        as_json = kw.pop("as_json")
+        kw["policy"] = kw["policy"].lower()
+        _play_out(entry.play(**kw), as_json)
+    return command
+
+
 @main.group(cls=TroefGroup)
 def solve():
     """Double-dummy analysis (all hands known)."""
@@ -331,7 +362,7 @@ def explain():
 
 @explain.command("boerenbridge")
 @click.option("--trick", default="", help="Cards of the trick so far, in play order.")
-@click.option("--trump", default=None, help="Trump suit (S H D C, or none).")
+@click.option("--trump", default=None, help="Trump suit (S H D C; nl S H R K; or none).")
 @click.option("--trump-card", default=None, help="The turned card; its suit is trump.")
 @click.option("--hand", default=None, help="My hand: show which cards I may play to --trick.")
 @notation_opt
@@ -364,11 +395,7 @@ def explain_klaverjassen(trump, trick, hand, variant, notation, as_json):
 @main.command("stats")
 @click.argument("results", nargs=-1, required=True, type=click.Path())
 @click.option("--by", default=None, help="Grouping of the Boerenbridge exact-bid table (default bid,hand_size,position).")
-@click.option("--stat", "which", multiple=True,
-              help="Statistics to show (repeatable; default all of the file's game). Boerenbridge: "
-                   "exact, calibration, tricks, score, dealer, compare; Bonken: contract_score, "
-                   "chooser, domino; Klaverjassen: trump_value, nat_pit, roem, position, matches; "
-                   "Boonaken: make_rate, special, hand_points.")
+@click.option("--stat", "which", multiple=True, help="A statistic to show (repeatable; default all of the file's game, see README).")
 @click.option("--feature", default=None, help="Hand feature for the trick distribution (default per game).")
 @click.option("--csv", "as_csv", is_flag=True, help="Print one statistic (--stat NAME) as CSV.")
 @click.option("--csv-dir", type=click.Path(file_okay=False), default=None, help="Write every statistic to DIR/NAME.csv.")
@@ -414,7 +441,7 @@ def stats_cmd(results, by, which, feature, as_csv, csv_dir, as_json, force):
 @click.option("--deals", type=int, default=None, help="Deals to simulate (default per game, see README).")
 @click.option("--from", "from_path", type=click.Path(), default=None, help="Build the report from a results file or dataset folder instead.")
 @click.option("--policy", default=None, help="Policy of every seat: heuristic (default) or random.")
-@click.option("--variant", multiple=True, metavar="NAME[=VALUE]", help="Rule variant (repeatable; Boerenbridge, Klaverjassen, Bonken).")
+@variant_opt
 @click.option("--players", type=int, default=None, help="Boerenbridge 3-7, Boonaken 2-5 (default 4).")
 @click.option("--preset", default=None, help="Boonaken: seed (default), pagat or leimuiden.")
 @click.option("--seed", type=int, default=None, help="Seed (default 0).")

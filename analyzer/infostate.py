@@ -130,3 +130,25 @@ def weighted_summary(values, weights, success=None, exact=False):
             lo, hi = wilson(p * n_eff, n_eff)
             out["p_ci"] = [min(float(lo), p), max(float(hi), p)]
     return out
+
+
+def render_play(r):
+    """A play query's answer as text lines (every game)."""
+    ess = r.get("effective_samples", r["samples"])
+    lines = [f"{r['game']}: position {r['to_move']} to play; {r['samples']:,} sampled worlds "
+             f"(effective {ess:,.0f}), everyone plays {r['policy']}, seed {r['seed']}"]
+    if r.get("note"):
+        lines.append(f"note: {r['note']}")
+    has_make = any(c.get("p_make") is not None for c in r["cards"])
+    lines += ["", "card   value   95% interval        " + ("P(make)  95% interval" if has_make else "")]
+    for c in r["cards"]:
+        lo, hi = c["value_ci"]
+        mark = ("  <- recommended" if c["card"] == r["recommended"] else "") + (
+            "  (the policy's card)" if c["card"] == r["policy_choice"] else "")
+        make = ""
+        if has_make and c.get("p_make") is not None:
+            mlo, mhi = c["p_make_ci"]
+            make = f"{c['p_make']:>7.1%}  [{mlo:5.1%}, {mhi:5.1%}]"
+        lines.append(f"{c['card']:<5} {c['value']:>7.2f}  [{lo:7.2f}, {hi:7.2f}]  {make}{mark}")
+    lines += ["", f"recommended: {r['recommended']}; {r['policy']} would play {r['policy_choice']}"]
+    return lines

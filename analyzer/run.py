@@ -230,6 +230,28 @@ class RunOutcome:
     rows: int = 0
     extra: dict = field(default_factory=dict)
 
+    def payload(self, spec):
+        """The summary with the run's seed, policy names (also per seat) and variants."""
+        p = dict(self.summary)
+        names = spec.entry.policy_names(spec.policies)
+        for s in p.get("seats", []):
+            s["policy"] = names[s["seat"]]
+        p.update({"seed": spec.seed, "policies": names,
+                  "variants": dict(getattr(spec.setup.rules, "variants", {}))})
+        return p
+
+    def header(self, spec, p, where=""):
+        """The first lines of a run's text summary: what was played, by whom, how fast."""
+        v = p["variants"]
+        rate = self.played / self.seconds if self.seconds > 0 else 0.0
+        return [f"{spec.entry.describe(spec.setup, spec.n)}, seed {spec.seed}",
+                f"policies by seat: {', '.join(p['policies'])}" + (
+                    f"; variants {', '.join(f'{k}={x}' if x else k for k, x in v.items())}"
+                    if v else ""),
+                f"played in {self.seconds:.2f} s ({rate:,.0f} deals/s){where}" + (
+                    f"; resumed with {self.resumed} of {spec.n_chunks} chunks already saved"
+                    if self.resumed else "")]
+
 
 def run(spec, out=None, resume=False, backend=None, progress=None, keep_result=False,
         record_path=None, force=False):

@@ -234,3 +234,19 @@ SINGLE_OPTION = "--hand-size"
 
 
 concat = concat_results   # chunk results joined (the registry interface)
+
+
+# `troef play boerenbridge`: the decision interface (analyzer/boerenbridge_play.py)
+PLAY_OPTIONS = [
+    (("--players",), dict(type=int, default=4, show_default=True)),
+    (("--trump-card",), dict(required=True, help="The turned card.")),
+    (("--bids",), dict(required=True, help="Every bid by position, e.g. 1,0,2,3.")),
+]
+PLAY_HELP = "Value of every legal card: P(making my bid) and expected score (Boerenbridge)."
+
+
+def play(players, trump_card, bids, hand, position, history, samples, policy, worlds, variant, notation,
+         seed, threads):
+    from ..boerenbridge_play import play_query
+    return play_query(players, hand, trump_card, position, bids, history, samples, policy,
+                      worlds or PIMC_WORLDS, seed, threads, notation, variant)

@@ -221,3 +221,17 @@ SINGLE_OPTION = "--contract"
 
 
 concat = concat_results   # chunk results joined (the registry interface)
+
+
+# `troef play bonken`: the decision interface (analyzer/bonken_play.py)
+PLAY_OPTIONS = [
+    (("--contract",), dict(required=True, help="The contract being played (domino: moves with pass).")),
+]
+PLAY_HELP = "Expected points of every legal card in the contract being played (Bonken)."
+
+
+def play(contract, hand, position, history, samples, policy, worlds, variant, notation,
+         seed, threads):
+    from ..bonken_play import play_query
+    return play_query(contract, hand, position, history, samples, policy,
+                      worlds or PIMC_WORLDS, seed, threads, notation, variant)

@@ -229,3 +229,18 @@ GAMES_OPTION = ("--games",)
 
 
 concat = concat_results   # chunk results joined (the registry interface)
+
+
+# `troef play klaverjassen`: the decision interface (analyzer/klaverjassen_play.py)
+PLAY_OPTIONS = [
+    (("--trump",), dict(required=True, help="Trump suit.")),
+    (("--caller",), dict(type=int, required=True, help="The position that named trump (its team plays).")),
+]
+PLAY_HELP = "Expected team margin and P(the playing team makes it) of every legal card (Klaverjassen)."
+
+
+def play(trump, caller, hand, position, history, samples, policy, worlds, variant, notation,
+         seed, threads):
+    from ..klaverjassen_play import play_query
+    return play_query(hand, trump, caller, position, history, samples, policy,
+                      worlds or PIMC_WORLDS, seed, threads, notation, variant)
