@@ -53,8 +53,7 @@ class TroefGroup(click.Group):
 
 
 class GameGroup(TroefGroup):
-    """A group with one subcommand per game, built from the game's registry entry only
-    when it is used (so `troef bid …` never loads the other games)."""
+    """One subcommand per game, built from its registry entry only when it is used."""
 
     def __init__(self, *args, factory=None, needs=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -223,13 +222,14 @@ def bid():
 @variant_opt
 @notation_opt
 @common
+@worlds_opt
 @guarded
 def bid_boerenbridge(players, hand, trump_card, position, bids_before, samples, policy, variant,
-                     notation, seed, threads, as_json):
+                     notation, seed, threads, worlds, as_json):
     """Expected score and P(exact) of every bid, by simulation (Boerenbridge)."""
     from analyzer.bid_query import bid_query, json_payload, render
     r = bid_query(players, hand, trump_card, position, bids_before, samples, policy.lower(),
-                  variant, seed, notation, threads)
+                  variant, seed, notation, threads, worlds)
     _query_json(json_payload(r), "boerenbridge", "recommended_bid") if as_json else _emit(render(r, position))
 
 
@@ -242,13 +242,14 @@ def bid_boerenbridge(players, hand, trump_card, position, bids_before, samples, 
 @policy_opt(text="How the others play: random, heuristic or pimc.")
 @notation_opt
 @common
+@worlds_opt
 @guarded
 def bid_boonaken(players, hand, open_cards, preset, samples, policy, notation, seed, threads,
-                 as_json):
+                 worlds, as_json):
     """Chance of making every bid as declarer, and the highest bid worth making (Boonaken)."""
     from analyzer.boonaken_query import bid_advice, render
     r = bid_advice(players, hand, open_cards, preset, samples, policy.lower(), seed, notation,
-                   threads)
+                   threads, worlds)
     _query_json(r, "boonaken", "highest_bid") if as_json else _emit(render(r, seed))
 
 
@@ -265,11 +266,12 @@ def contract():
 @variant_opt
 @notation_opt
 @common
+@worlds_opt
 @guarded
-def contract_bonken(hand, available, samples, policy, variant, notation, seed, threads, as_json):
+def contract_bonken(hand, available, samples, policy, variant, notation, seed, threads, worlds, as_json):
     """Expected score of every available contract for the chooser (Bonken)."""
     from analyzer.contract_query import contract_query, render
-    r = contract_query(hand, available, samples, policy.lower(), variant, seed, notation, threads)
+    r = contract_query(hand, available, samples, policy.lower(), variant, seed, notation, threads, worlds)
     _query_json(r, "bonken") if as_json else _emit(render(r))
 
 
@@ -287,13 +289,14 @@ def trump():
 @variant_opt
 @notation_opt
 @common
+@worlds_opt
 @guarded
 def trump_klaverjassen(hand, position, passes, samples, policy, variant, notation, seed, threads,
-                       as_json):
+                       worlds, as_json):
     """Expected margin, P(nat) and P(pit) of naming each suit or passing (Klaverjassen)."""
     from analyzer.trump_query import render, trump_query
     r = trump_query(hand, position, passes, samples, policy.lower(), variant, seed, notation,
-                    threads)
+                    threads, worlds)
     _query_json(r, "klaverjassen") if as_json else _emit(render(r, position, seed))
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from fastsim import boerenbridge_nb as nb
 from fastsim.boerenbridge_schema import PIMC_WORLDS, POLICIES, SCORING, RulesError, build_rules
 from fastsim.cards import CardError, card_str, mask_of, parse_card, parse_cards, suit_str
-from .stats_core import check_query, mean_ci, wilson
+from .stats_core import check_query, check_worlds, mean_ci, wilson
 
 DEFAULT_SAMPLES = 20_000
 MAX_DRAW_FACTOR = 50
@@ -31,7 +31,8 @@ def parse_bids(text):
 
 
 def bid_query(players, hand, trump_card, position, bids_before=None, samples=DEFAULT_SAMPLES,
-              policy="heuristic", variants=(), seed=0, notation="en", threads=None):
+              policy="heuristic", variants=(), seed=0, notation="en", threads=None,
+              worlds=PIMC_WORLDS):
     """Answer the bid query; returns a dict (the ``--json`` shape plus a few extras)."""
     codes = parse_cards(hand, notation) if isinstance(hand, str) else list(hand)
     h = len(codes)
@@ -86,7 +87,7 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=DEF
         nb.bid_query_nb(seed_u, n, h, position, np.int64(mask_of(codes)), turned, trump,
                         unseen, given_arr, condition, pol, SCORING[rules.scoring],
                         rules.bauer_bonus, rules.dealer_rule, rules.blind_one_card,
-                        np.int64(PIMC_WORLDS), np.int64(drawn), np.int64(batch), np.int64(CHUNK), ok, tr, sc)
+                        np.int64(check_worlds(worlds)), np.int64(drawn), np.int64(batch), np.int64(CHUNK), ok, tr, sc)
         accepted += int(ok.sum())
         idx = np.flatnonzero(ok)[: samples - kept]
         tricks_parts.append(tr[idx])

@@ -16,13 +16,13 @@ from fastsim.boonaken_schema import (BOONAAK, LADDER, LAYOUT_OPEN, MISERE, PIMC_
                                      ZWABBER, build_rules)
 from fastsim.cards import CardError, card_str, mask_of, parse_cards, suit_str
 from fastsim.common import RulesError
-from .stats_core import check_query, mean_ci, wilson
+from .stats_core import check_query, check_worlds, mean_ci, wilson
 
 WORTH = 0.5
 
 
 def bid_advice(players, hand, open_cards, preset="seed", samples=5000, policy="heuristic",
-               seed=0, notation="en", threads=None):
+               seed=0, notation="en", threads=None, worlds=PIMC_WORLDS):
     rules = build_rules(players, preset)
     n = rules.players
     h = parse_cards(hand, notation, deck=32) if isinstance(hand, str) else list(hand)
@@ -44,7 +44,7 @@ def bid_advice(players, hand, open_cards, preset="seed", samples=5000, policy="h
     mis = np.zeros(samples, dtype=np.bool_)
     zw = np.zeros(samples, dtype=np.bool_)
     bnb.bid_query_nb(seed_u, n, rules.preset_id, np.int64(mask_of(h)), np.asarray(o, dtype=np.int64),
-                     unseen, POLICIES[policy], np.int64(PIMC_WORLDS), np.int64(0),
+                     unseen, POLICIES[policy], np.int64(check_worlds(worlds)), np.int64(0),
                      np.int64(samples), np.int64(64),
                      pts, allwin, mis, zw)
     m = samples

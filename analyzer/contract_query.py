@@ -15,14 +15,14 @@ from fastsim.bonken_schema import (CONTRACTS, CONTRACT_TOTAL, N_NEGATIVE, PIMC_W
                                    RulesError,
                                    build_rules, parse_contracts, parse_seat_policies)
 from fastsim.cards import CardError, card_str, mask_of, parse_cards
-from .stats_core import check_query, mean_ci
+from .stats_core import check_query, check_worlds, mean_ci
 
 DEFAULT_SAMPLES = 10_000
 CHUNK = 128
 
 
 def contract_query(hand, available=None, samples=DEFAULT_SAMPLES, policy="heuristic",
-                   variants=(), seed=0, notation="en", threads=None):
+                   variants=(), seed=0, notation="en", threads=None, worlds=PIMC_WORLDS):
     codes = parse_cards(hand, notation) if isinstance(hand, str) else list(hand)
     if len(codes) != 13:
         raise CardError(f"a Bonken hand has 13 cards, got {len(codes)}")
@@ -35,7 +35,7 @@ def contract_query(hand, available=None, samples=DEFAULT_SAMPLES, policy="heuris
     unseen = np.array([c for c in range(64) if c % 16 < 13 and c not in set(codes)], dtype=np.int64)
     out = np.zeros((samples, len(ids), 4), dtype=np.int16)
     nb.contract_query_nb(seed_u, np.int64(mask_of(codes)), unseen, np.asarray(ids, dtype=np.int64),
-                         pol, rules.hearts_after_broken, np.int64(PIMC_WORLDS), np.int64(0),
+                         pol, rules.hearts_after_broken, np.int64(check_worlds(worlds)), np.int64(0),
                          np.int64(samples),
                          np.int64(CHUNK), out)
     scores = out.astype(np.float64)

@@ -39,3 +39,13 @@ def check_query(policy, known, samples, seed, threads):
         from fastsim.boerenbridge import set_threads
         set_threads(threads)
     return seed_u
+
+
+def check_worlds(worlds):
+    """pimc's sampled deals per decision: 1..4096 (None: the default 16)."""
+    from fastsim.common import PIMC_WORLDS, RulesError
+    if worlds is None:
+        return PIMC_WORLDS
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= 4096:
+        raise RulesError(f"--worlds must be 1..4096, got {worlds!r}")
+    return int(worlds)

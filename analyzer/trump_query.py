@@ -16,7 +16,7 @@ from fastsim import klaverjassen_nb as knb
 from fastsim.cards import CardError, card_str, mask_of, parse_cards, suit_str
 from fastsim.common import RulesError
 from fastsim.klaverjassen_schema import PIMC_WORLDS, POLICIES, build_rules
-from .stats_core import check_query, mean_ci, wilson
+from .stats_core import check_query, check_worlds, mean_ci, wilson
 
 MAX_DRAW_FACTOR = 200
 
@@ -27,7 +27,7 @@ def option_name(o, notation="en"):
 
 
 def trump_query(hand, position, passes=None, samples=None, policy="heuristic", variants=(),
-                seed=0, notation="en", threads=None):
+                seed=0, notation="en", threads=None, worlds=PIMC_WORLDS):
     codes = parse_cards(hand, notation, deck=32) if isinstance(hand, str) else list(hand)
     if len(codes) != 8:
         raise CardError(f"a Klaverjassen hand has 8 cards, got {len(codes)}")
@@ -67,7 +67,7 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
              "pit": np.zeros((batch, 5), dtype=np.bool_)}
         knb.trump_query_nb(seed_u, np.int64(mask_of(codes)), position, unseen, forced, condition,
                            pol, rules.amsterdam, rules.undertrump_forced, rules.all_100,
-                           np.int64(PIMC_WORLDS), play,
+                           np.int64(check_worlds(worlds)), play,
                            np.int64(drawn), np.int64(batch), np.int64(64), ok, a["hands"],
                            a["trump"], a["team"], a["margin"], a["nat"], a["pit"])
         accepted += int(ok.sum())
