@@ -50,8 +50,8 @@ def scaled(args):
     args = list(args)
     for i, a in enumerate(args[:-1]):
         if a in FLOORS and args[i + 1].isdigit():
-            args[i + 1] = str(max(FLOORS[a], min(int(args[i + 1]),
-                                                 int(int(args[i + 1]) * SCALE))))
+            n = int(args[i + 1])
+            args[i + 1] = str(min(n, max(FLOORS[a], int(n * SCALE))))
     return args
 
 
