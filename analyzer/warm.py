@@ -47,6 +47,12 @@ COMMANDS = [
     ["bid", "boonaken", "--hand", "JH 9H AH KH 7S AD", "--open", "TH 8C", "--samples", "10"],
     ["explain", "boerenbridge", "--trick", "KD", "--trump", "C", "--hand", "2S 3C AD"],
     ["explain", "klaverjassen", "--trump", "S", "--trick", "KH JS", "--hand", "7S AD"],
+    ["play", "boerenbridge", "--hand", BB_HAND, "--trump-card", "2H", "--position", "0",
+     "--bids", "1,1,1,1", "--samples", "20"],
+    ["play", "bonken", "--contract", "no-hearts", "--hand",
+     "AS KS 7H 2C QD 9D 3S 4H 5H 6H 8C 9C TC", "--position", "0", "--samples", "20"],
+    ["play", "klaverjassen", "--trump", "H", "--caller", "0", "--hand", KJ_HAND,
+     "--position", "0", "--samples", "20"],
 ]
 
 
