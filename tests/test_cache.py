@@ -233,22 +233,21 @@ def test_changed_constant_is_used_with_default_cache_and_numba_cache_dir(tmp_pat
 
 
 def _install(tmp_path):
-    """A fresh venv that sees the project venv's dependencies (one .pth) and holds troef as
-    a plain, non-editable install would: the packages and cli.py in its site-packages and
-    a ``troef`` console script. (pip itself cannot build the wheel offline here: no
-    ``wheel`` package for setuptools < 70; the files it would write are these.)"""
+    """``pip install --no-deps .`` of this checkout into a fresh venv (a plain, non-editable
+    install) that sees the project venv's dependencies through one .pth file."""
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     py = venv / "bin" / "python"
     site = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                capture_output=True, text=True, check=True).stdout.strip())
     (site / "project-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    _copy_tree(site)
-    subprocess.run([str(py), "-m", "compileall", "-q", *(str(site / p) for p in PACKAGES)],
-                   check=True)                      # pip writes the __pycache__ folders too
-    script = venv / "bin" / "troef"
-    script.write_text(f"#!{py}\nimport sys\nfrom cli import main\nsys.exit(main())\n")
-    script.chmod(0o755)
+    build = tmp_path / "build-src"           # pip builds in the tree: give it a clean copy
+    _copy_tree(build)
+    for f in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / f, build / f)
+    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--no-deps", str(build)],
+                   check=True, capture_output=True)
+    assert (site / "fastsim" / "__init__.py").exists() and (venv / "bin" / "troef").exists()
     return venv, site
 
 
