@@ -78,6 +78,158 @@ def future_bound_nb(rem, left, trump, all_100):
     return pts + roem
 
 
+TRUMP_DESC = np.array([9, 7, 12, 8, 11, 10, 6, 5], dtype=np.int64)   # J 9 A T K Q 8 7
+
+
+@njit(cache=True, inline="always")
+def _bad_windows(h):
+    """Start ranks of the 3- and 4-windows of consecutive ranks holding two cards of ``h``."""
+    a = h & (h >> 1)
+    b = h & (h >> 2)
+    c = h & (h >> 3)
+    return a | (a >> 1) | b, a | (a >> 1) | (a >> 2) | b | (b >> 1) | c
+
+
+@njit(cache=True)
+def bounds_nb(hands, rem, left, trump, maxteam, all_100):
+    """(lower, upper) bounds on the value (mode 0) of the tricks still to play at a trick
+    boundary: the card points still out, the last trick's 10, the roem still possible (a
+    run, the stuk or four of a kind needs its cards in different hands), and the points of
+    the top trumps, which their team takes for sure."""
+    pts = LAST_TRICK
+    run_total = 0
+    run_max = 0
+    for s in range(4):
+        r = (rem >> (16 * s)) & RANK_MASK
+        pts += TRUMP_MASK_POINTS[r] if s == trump else PLAIN_MASK_POINTS[r]
+        n = popcount_nb(r)
+        if n >= 3:
+            bad3 = np.int64(0)
+            bad4 = np.int64(0)
+            for p in range(4):
+                b3, b4 = _bad_windows((hands[p] >> (16 * s)) & RANK_MASK)
+                bad3 |= b3
+                bad4 |= b4
+            w3 = r & (r >> 1) & (r >> 2) & ~bad3
+            if w3:
+                v = 20
+                if r & (r >> 1) & (r >> 2) & (r >> 3) & ~bad4:
+                    v = 50
+                run_total += v * (n // 3)
+                run_max = max(run_max, v)
+    roem = min(run_total, left * run_max)
+    tb = 16 * trump
+    if ((rem >> (tb + 10)) & 3) == 3:
+        for p in range(4):
+            if ((hands[p] >> (tb + 10)) & 3) == 3:
+                break
+        else:
+            roem += 20
+    common = (rem & (rem >> 16) & (rem >> 32) & (rem >> 48)) & RANK_MASK
+    while common:
+        q = lowest_nb(common)
+        common &= common - 1
+        ok = True
+        for p in range(4):
+            m = hands[p] >> q
+            if popcount_nb(m & 0x0001000100010001) != 1:
+                ok = False
+        if ok:
+            if all_100:
+                roem += 100
+            elif q == 9:
+                roem += 200
+            elif q >= 8:
+                roem += 100
+    # the top trumps
+    mine = (hands[maxteam] | hands[maxteam + 2]) >> tb
+    sure = 0
+    side = -1
+    for k in range(8):
+        q = TRUMP_DESC[k]
+        if (rem >> (tb + q)) & 1:
+            t = (mine >> q) & 1
+            if side < 0:
+                side = t
+            elif t != side:
+                break
+            sure += TRUMP_POINTS[q]
+    tot = pts + roem
+    if side == 1:
+        return 2 * sure - tot, tot
+    if side == 0:
+        return -tot, tot - 2 * sure
+    return -tot, tot
+
+
+@njit(cache=True)
+def last_trick_nb(hands, leader, trump, maxteam, mode, all_100):
+    """Value of the last trick (one card in each hand), led by ``leader``."""
+    c = lowest_nb(hands[leader])
+    led = c >> 4
+    winner = c
+    wseat = leader
+    pts = points_nb(c, trump)
+    mask = np.int64(1) << c
+    for j in range(1, 4):
+        s = (leader + j) & 3
+        c = lowest_nb(hands[s])
+        if beats_nb(c, winner, led, trump):
+            winner = c
+            wseat = s
+        pts += points_nb(c, trump)
+        mask |= np.int64(1) << c
+    if mode == 1:
+        return 1 if (wseat & 1) == maxteam else 0
+    v = pts + roem_nb(mask, trump, all_100) + LAST_TRICK
+    return v if (wseat & 1) == maxteam else -v
+
+
+@njit(cache=True, inline="always")
+def _roem_free(r, s, hand, unplayed, all_100):
+    """Can the card of rank ``r`` in suit ``s`` (held by ``hand``) never be part of any roem
+    (a run, or four of a kind under all_100)? Its partners must be unplayed cards in other
+    hands."""
+    a = ((unplayed & ~hand) >> (16 * s)) & RANK_MASK | (np.int64(1) << r)
+    w = a & (a >> 1) & (a >> 2)
+    if (w >> (r - 2)) & 7:
+        return False
+    if all_100:
+        for s2 in range(4):
+            if s2 != s:
+                b = np.int64(1) << (16 * s2 + r)
+                if (unplayed & b) == 0 or (hand & b) != 0:
+                    return True
+        return False
+    return True
+
+
+@njit(cache=True)
+def reduce_equivalent_nb(legal, hand, unplayed, trump, all_100):
+    """Drop a legal card that is interchangeable with the next stronger card of its suit
+    still unplayed: both legal, both worth 0 points (7 8 9 plain, 7 8 trump: the weakest
+    cards, consecutive in rank and strength), held by the same hand, and neither able to
+    take part in roem."""
+    out = legal
+    for s in range(4):
+        z = (legal >> (16 * s)) & (0x60 if s == trump else 0xE0)
+        if popcount_nb(z) < 2:
+            continue
+        u = (unplayed >> (16 * s)) & RANK_MASK
+        x = z
+        while x:
+            r = lowest_nb(x)
+            x &= x - 1
+            above = u & ~((np.int64(2) << r) - 1)
+            if above == 0:
+                continue
+            r2 = lowest_nb(above)
+            if (z >> r2) & 1 and _roem_free(r, s, hand, unplayed, all_100) and \
+                    _roem_free(r2, s, hand, unplayed, all_100):
+                out &= ~(np.int64(1) << (16 * s + r))
+    return out
+
+
 @njit(cache=True, inline="always")
 def _insert(out, keys, n, c, k):
     i = n
@@ -133,6 +285,39 @@ def _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask, last_tri
 def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, amsterdam,
               undertrump_forced, all_100, tt_keys, tt_lo, tt_hi, tt_move, tt_gen, gen,
               counter):
+    """Fail-soft alpha-beta value of a position (see _ab_nb), a wide window driven by
+    null-window searches (MTD(f))."""
+    if beta0 - alpha0 <= 1:
+        return _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode,
+                      amsterdam, undertrump_forced, all_100, tt_keys, tt_lo, tt_hi, tt_move,
+                      tt_gen, gen, counter)
+    lo = -INF
+    hi = INF
+    g = 0
+    while lo < hi:
+        if hi <= alpha0:
+            return hi
+        if lo >= beta0:
+            return lo
+        b = g
+        if b <= lo:
+            b = lo + 1
+        if b > hi:
+            b = hi
+        g = _ab_nb(hands0, trick, tn0, leader0, b - 1, b, trump, maxteam, mode,
+                   amsterdam, undertrump_forced, all_100, tt_keys, tt_lo, tt_hi, tt_move,
+                   tt_gen, gen, counter)
+        if g < b:
+            hi = g
+        else:
+            lo = g
+    return lo
+
+
+@njit(cache=True)
+def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, amsterdam,
+           undertrump_forced, all_100, tt_keys, tt_lo, tt_hi, tt_move, tt_gen, gen,
+           counter):
     """Fail-soft alpha-beta from a position: ``hands0`` per seat (cards still held),
     ``trick[:tn0]`` the trick in progress led by seat ``leader0``. Returns the value of the
     rest of the deal from maxteam's side (see the module doc)."""
@@ -196,6 +381,8 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
         if not returning:
             # ---- enter a node at ply d with (tn, leader, trick state, alpha, beta)
             counter[0] += 1
+            if counter.shape[0] > 1:
+                counter[50 + d // 4] += 1
             slot = -1
             key = np.int64(0)
             first = -1
@@ -207,30 +394,43 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
                     immediate = True
                 else:
                     left = popcount_nb(rem) // 4
-                    if mode == 1:
+                    if left == 1:
+                        ret = last_trick_nb(hands, leader, trump, maxteam, mode, all_100)
+                        immediate = True
+                    elif mode == 1:
                         if left <= alpha:
                             ret = left
                             immediate = True
                     else:
-                        ub = future_bound_nb(rem, left, trump, all_100)
+                        lb, ub = bounds_nb(hands, rem, left, trump, maxteam, all_100)
                         if ub <= alpha:
                             ret = ub
                             immediate = True
-                        elif -ub >= beta:
-                            ret = -ub
+                        elif lb >= beta:
+                            ret = lb
                             immediate = True
-                    if not immediate:
+                    if not immediate and left > 1:
                         key = rem | (np.int64(leader) << 61)
                         slot = _hash(key)
+                        if counter.shape[0] > 1:
+                            counter[60] += 1
+                            if tt_keys[slot] == key and tt_gen[slot] == gen:
+                                counter[61] += 1
+                            elif tt_gen[slot] == gen:
+                                counter[62] += 1
                         if tt_keys[slot] == key and tt_gen[slot] == gen:
                             lo = tt_lo[slot]
                             hb = tt_hi[slot]
                             if lo >= beta or lo == hb:
                                 ret = lo
                                 immediate = True
+                                if counter.shape[0] > 1:
+                                    counter[63] += 1
                             elif hb <= alpha:
                                 ret = hb
                                 immediate = True
+                                if counter.shape[0] > 1:
+                                    counter[63] += 1
                             else:
                                 if lo > alpha:
                                     alpha = lo
@@ -244,6 +444,9 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
                 pw = tn > 0 and (wseat & 1) == (player & 1)
                 legal = legal_nb(hands[player], led if tn > 0 else -1, trump, hi, pw,
                                  amsterdam, undertrump_forced)
+                if mode == 0:
+                    legal = reduce_equivalent_nb(legal, hands[player], rem | mask, trump,
+                                                 all_100)
                 last_trick = popcount_nb(rem) <= 4
                 n = _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask,
                            last_trick, maxteam, mode, all_100, first, mv[d], keys, hist)
@@ -290,6 +493,8 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
             P_i[d] += 1
             returning = False
             if P_alpha[d] >= P_beta[d]:
+                if counter.shape[0] > 1:
+                    counter[1 + (d & 3) * 10 + min(P_i[d], 9)] += 1
                 P_i[d] = P_n[d]  # cut-off
                 lt = 8 - d // 4
                 hist[P_player[d], c] += lt * lt
@@ -297,6 +502,9 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
         if returning:
             continue
         if P_i[d] >= P_n[d]:
+            if counter.shape[0] > 1:
+                counter[41 + (d & 3)] += 1
+                counter[45 + (d & 3)] += P_n[d]
             best = P_best[d]
             slot = P_slot[d]
             if slot >= 0:
