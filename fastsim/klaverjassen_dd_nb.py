@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import popcount_nb, lowest_nb, RANK_MASK
-from .klaverjassen_nb import legal_nb, beats_nb, strength_nb, points_nb, roem_nb, RUN_VALUE
+from .klaverjassen_nb import legal_nb, beats_nb, strength_nb, points_nb, roem_nb, RUN_VALUE, above_nb
 from .klaverjassen_schema import LAST_TRICK, TRUMP_POINTS, PLAIN_POINTS
 
 # card points of a 13-bit rank set of one suit, as trump and as a plain suit
@@ -186,6 +186,140 @@ def last_trick_nb(hands, leader, trump, maxteam, mode, all_100):
 
 
 @njit(cache=True, inline="always")
+def _pick(seat, a0, a1, a2, a3):
+    if seat == 0:
+        return a0
+    if seat == 1:
+        return a1
+    if seat == 2:
+        return a2
+    return a3
+
+
+@njit(cache=True, inline="always")
+def _last4(ls, a0, a1, a2, a3, trump, maxteam, mode, all_100):
+    """Value of the last trick led by seat ``ls``, seat q playing card ``a_q``."""
+    c = _pick(ls, a0, a1, a2, a3)
+    led = c >> 4
+    winner = c
+    wseat = ls
+    pts = points_nb(c, trump)
+    mask = np.int64(1) << c
+    for j in range(1, 4):
+        s = (ls + j) & 3
+        c = _pick(s, a0, a1, a2, a3)
+        if beats_nb(c, winner, led, trump):
+            winner = c
+            wseat = s
+        pts += points_nb(c, trump)
+        mask |= np.int64(1) << c
+    if mode == 1:
+        return 1 if (wseat & 1) == maxteam else 0
+    v = pts + roem_nb(mask, trump, all_100) + LAST_TRICK
+    return v if (wseat & 1) == maxteam else -v
+
+
+@njit(cache=True)
+def two_tricks_nb(hands, leader, trump, maxteam, mode, amsterdam, undertrump_forced, all_100,
+                  alpha, beta):
+    """Value of the last two tricks (two cards in each hand), fail-soft alpha-beta over the
+    (at most 16) ways to play the first of them."""
+    p0 = leader
+    p1 = (leader + 1) & 3
+    p2 = (leader + 2) & 3
+    p3 = (leader + 3) & 3
+    sg = 1 if (p0 & 1) == maxteam else -1     # values below are from p0's side
+    A = alpha if sg == 1 else -beta
+    B = beta if sg == 1 else -alpha
+    h0 = hands[p0]
+    h1 = hands[p1]
+    h2 = hands[p2]
+    h3 = hands[p3]
+    best0 = -INF
+    x0 = h0
+    while x0:
+        c0 = lowest_nb(x0)
+        x0 &= x0 - 1
+        led = c0 >> 4
+        hi0 = c0 if led == trump else -1
+        pt0 = points_nb(c0, trump)
+        a = max(A, best0)
+        best1 = INF
+        x1 = legal_nb(h1, led, trump, hi0, False, amsterdam, undertrump_forced)
+        while x1:
+            c1 = lowest_nb(x1)
+            x1 &= x1 - 1
+            if beats_nb(c1, c0, led, trump):
+                w1 = c1
+                s1 = p1
+            else:
+                w1 = c0
+                s1 = p0
+            hi1 = hi0
+            if (c1 >> 4) == trump and (hi1 < 0 or strength_nb(c1, trump) > strength_nb(hi1, trump)):
+                hi1 = c1
+            pt1 = pt0 + points_nb(c1, trump)
+            b = min(B, best1)
+            best2 = -INF
+            x2 = legal_nb(h2, led, trump, hi1, s1 == p0, amsterdam, undertrump_forced)
+            while x2:
+                c2 = lowest_nb(x2)
+                x2 &= x2 - 1
+                if beats_nb(c2, w1, led, trump):
+                    w2 = c2
+                    s2 = p2
+                else:
+                    w2 = w1
+                    s2 = s1
+                hi2 = hi1
+                if (c2 >> 4) == trump and (hi2 < 0 or strength_nb(c2, trump) > strength_nb(hi2, trump)):
+                    hi2 = c2
+                pt2 = pt1 + points_nb(c2, trump)
+                a2 = max(a, best2)
+                best3 = INF
+                x3 = legal_nb(h3, led, trump, hi2, s2 == p1, amsterdam, undertrump_forced)
+                m2 = (np.int64(1) << c0) | (np.int64(1) << c1) | (np.int64(1) << c2)
+                while x3:
+                    c3 = lowest_nb(x3)
+                    x3 &= x3 - 1
+                    s3 = p3 if beats_nb(c3, w2, led, trump) else s2
+                    if mode == 0:
+                        v = pt2 + points_nb(c3, trump) + roem_nb(m2 | (np.int64(1) << c3), trump,
+                                                                 all_100)
+                        if (s3 & 1) != maxteam:
+                            v = -v
+                    else:
+                        v = 1 if (s3 & 1) == maxteam else 0
+                    r0 = h0 ^ (np.int64(1) << c0)
+                    r1 = h1 ^ (np.int64(1) << c1)
+                    r2 = h2 ^ (np.int64(1) << c2)
+                    r3 = h3 ^ (np.int64(1) << c3)
+                    v += _last4(s3, lowest_nb(_pick((0 - p0) & 3, r0, r1, r2, r3)),
+                                lowest_nb(_pick((1 - p0) & 3, r0, r1, r2, r3)),
+                                lowest_nb(_pick((2 - p0) & 3, r0, r1, r2, r3)),
+                                lowest_nb(_pick((3 - p0) & 3, r0, r1, r2, r3)),
+                                trump, maxteam, mode, all_100)
+                    v *= sg
+                    if v < best3:
+                        best3 = v
+                        if best3 <= a2:
+                            break
+                if best3 > best2:
+                    best2 = best3
+                    if best2 >= b:
+                        break
+            if best2 < best1:
+                best1 = best2
+                if best1 <= a:
+                    break
+        if best1 > best0:
+            best0 = best1
+            if best0 >= B:
+                break
+    return sg * best0
+
+
+@njit(cache=True, inline="always")
 def _roem_free(r, s, hand, unplayed, all_100):
     """Can the card of rank ``r`` in suit ``s`` (held by ``hand``) never be part of any roem
     (a run, or four of a kind under all_100)? Its partners must be unplayed cards in other
@@ -243,7 +377,7 @@ def _insert(out, keys, n, c, k):
 
 @njit(cache=True)
 def _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask, last_trick, maxteam,
-           mode, all_100, first, out, keys, hist):
+           mode, all_100, first, out, keys, hist, rem, tt_keys, tt_lo, tt_hi, tt_gen, gen, opp1, opp2):
     """Fill ``out`` with the legal cards, most promising first; returns their number. The
     last card of a trick is ordered by the exact trick result; earlier cards by a cheap
     guess (winners before losers; points onto a partner's trick; cheapest winner first)."""
@@ -267,9 +401,25 @@ def _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask, last_tri
             else:
                 v = 1
             v = v if team == maxteam else -v
+            if not last_trick:
+                ws = player if wins else wseat
+                ck = (rem & ~(np.int64(1) << c)) | (np.int64(ws) << 61)
+                sl = _hash(ck)
+                if tt_keys[sl] == ck and tt_gen[sl] == gen:
+                    lo = max(tt_lo[sl], -300)
+                    hb = min(tt_hi[sl], 300)
+                    v += (lo + hb) // 2
             k = sign * v * 64 - st
         elif tn == 0:
             k = hist[player, c] * 1024 + 16 * st + pt
+            if (above_nb(c, trump) & rem) == 0:
+                s = c >> 4
+                if s == trump:
+                    k += 1 << 29
+                else:
+                    sm = np.int64(RANK_MASK) << (16 * s)
+                    tm = np.int64(RANK_MASK) << (16 * trump)
+                    k += 1 << 30
         elif (wseat & 1) == my_team:
             k = (100 + pt - (40 if (c >> 4) == trump else 0)) * 1000000 + hist[player, c]
         elif beats_nb(c, winner, led, trump):
@@ -397,18 +547,26 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
                     if left == 1:
                         ret = last_trick_nb(hands, leader, trump, maxteam, mode, all_100)
                         immediate = True
+                    elif left == 2:
+                        ret = two_tricks_nb(hands, leader, trump, maxteam, mode, amsterdam,
+                                            undertrump_forced, all_100, alpha, beta)
+                        immediate = True
                     elif mode == 1:
                         if left <= alpha:
                             ret = left
                             immediate = True
                     else:
                         lb, ub = bounds_nb(hands, rem, left, trump, maxteam, all_100)
+                        if counter.shape[0] > 1:
+                            counter[80 + left] += 1
                         if ub <= alpha:
                             ret = ub
                             immediate = True
                         elif lb >= beta:
                             ret = lb
                             immediate = True
+                        if immediate and counter.shape[0] > 1:
+                            counter[90 + left] += 1
                     if not immediate and left > 1:
                         key = rem | (np.int64(leader) << 61)
                         slot = _hash(key)
@@ -418,6 +576,8 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
                                 counter[61] += 1
                             elif tt_gen[slot] == gen:
                                 counter[62] += 1
+                        if counter.shape[0] > 1:
+                            counter[70 + left] += 1
                         if tt_keys[slot] == key and tt_gen[slot] == gen:
                             lo = tt_lo[slot]
                             hb = tt_hi[slot]
@@ -449,7 +609,9 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
                                                  all_100)
                 last_trick = popcount_nb(rem) <= 4
                 n = _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask,
-                           last_trick, maxteam, mode, all_100, first, mv[d], keys, hist)
+                           last_trick, maxteam, mode, all_100, first, mv[d], keys, hist,
+                           rem, tt_keys, tt_lo, tt_hi, tt_gen, gen,
+                           hands[(player + 1) & 3], hands[(player + 3) & 3])
                 P_player[d] = player
                 P_n[d] = n
                 P_i[d] = 0
@@ -497,7 +659,8 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
                     counter[1 + (d & 3) * 10 + min(P_i[d], 9)] += 1
                 P_i[d] = P_n[d]  # cut-off
                 lt = 8 - d // 4
-                hist[P_player[d], c] += lt * lt
+                if P_tn[d] == 0:
+                    hist[P_player[d], c] += 1 << lt
         # ---- at ply d: try the next move, or finish the node
         if returning:
             continue
