@@ -5,24 +5,38 @@ still to play (mode 0, with maxteam = the playing team: the margin), or the numb
 maxteam takes (mode 1, used for "can this team force a pit?"). Both sides play perfectly;
 the game is zero-sum in these values.
 
-Fail-soft alpha-beta on bitboards, written as a loop over an explicit stack of plies
-(numba cannot cache recursive functions: a cached recursive kernel crashes when loaded,
-numba issue #6061). A transposition table at trick boundaries is keyed by the
-cards still out (which, with the hands fixed, is the whole position) and the leader; entries
-hold a lower and an upper bound and the best lead, and carry a generation number so the
-table is reused across searches without clearing. Moves are ordered by the stored best
-lead, a history table of earlier cut-offs, the exact trick result for the last card of a
-trick, and a cheap guess otherwise (winners before losers; points onto a partner's trick;
-cheapest winner first). At each trick boundary a bound on what the remaining cards can
-still be worth (points, the last trick, the roem they could still form) cuts off hopeless
-windows. The exact value is one full-window search; "does the playing team make it?" is a
-null-window search around 0.
+The search (``_ab_nb``) is fail-soft alpha-beta on bitboards, written as a loop over an
+explicit stack of plies (numba cannot cache recursive functions: a cached recursive kernel
+crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
+
+* a transposition table at trick boundaries keyed by the cards still out (with the hands
+  fixed, that is the whole position), the leader and a generation number (so the table is
+  reused across searches without clearing); each entry, one 16-byte pair of words, holds a
+  lower and an upper bound and the best lead; buckets of two: one kept for the position with
+  the most cards left, one always replaced;
+* bounds at each trick boundary on what the tricks left can still be worth: their card
+  points and the last trick's 10, the roem still possible (a run, the stuk or four of a
+  kind needs its cards in different hands), and the points of the top trumps, which their
+  team takes for sure; a window they cannot reach is cut at once;
+* the last two tricks are solved by a small direct alpha-beta (``two_tricks_nb``), the last
+  one by playing it out;
+* interchangeable cards are searched once: two 0-point cards of one suit (7 8 9 plain, 7 8
+  trump) in one hand with no unplayed card between them, neither able to take part in roem;
+* move ordering: the stored best lead, then top cards of their suit (plain before trump), a
+  history of the leads that caused cut-offs, and a guess for the other cards (winners
+  before losers; points onto a partner's trick that the last player cannot beat; cheapest
+  winner first); the last card of a trick by the exact trick result.
+
+``search_nb`` returns the fail-soft value for any window: a null window is one search; a
+wider one is narrowed by null-window searches (the first at 0, "does maxteam make it?",
+then bisection of the interval the bounds leave), all sharing the table.
 """
 import numpy as np
 from numba import njit, prange
 
 from .bits import popcount_nb, lowest_nb, RANK_MASK
-from .klaverjassen_nb import legal_nb, beats_nb, strength_nb, points_nb, roem_nb, RUN_VALUE, above_nb
+from .klaverjassen_nb import (legal_nb, beats_nb, strength_nb, points_nb, roem_nb, above_nb,
+                              RUN_VALUE)
 from .klaverjassen_schema import LAST_TRICK, TRUMP_POINTS, PLAIN_POINTS
 
 # card points of a 13-bit rank set of one suit, as trump and as a plain suit
@@ -34,51 +48,90 @@ PLAIN_MASK_POINTS = np.array([sum(int(PLAIN_POINTS[r]) for r in range(13) if x >
 INF = 1 << 20
 TT_BITS = 20
 TT_SIZE = 1 << TT_BITS
-TT_MASK = TT_SIZE - 1
+GEN_MASK = (1 << 29) - 1
+_NO_LO = -30000      # stored bounds: beyond these means "none"
+_NO_HI = 30000
+MAX_PLY = 34
+TRUMP_DESC = np.array([9, 7, 12, 8, 11, 10, 6, 5], dtype=np.int64)   # J 9 A T K Q 8 7
 
 
 def new_table():
-    """A transposition table: (keys, lower, upper, best lead, generation) arrays."""
-    # np.full writes every page now, so the search does not pay for first-touch faults
-    return (np.full(TT_SIZE, -1, dtype=np.int64), np.full(TT_SIZE, 0, dtype=np.int32),
-            np.full(TT_SIZE, 0, dtype=np.int32), np.full(TT_SIZE, 0, dtype=np.int8),
-            np.full(TT_SIZE, -1, dtype=np.int32))
+    """A transposition table (a 1-tuple, passed on as ``*table``): TT_SIZE entries of two
+    words (key, data); all zero is empty (no valid key is 0)."""
+    # np.ones then zero: every page is written now, so the search pays no first-touch faults
+    t = np.ones((TT_SIZE, 2), dtype=np.int64)
+    t[:] = 0
+    return (t,)
 
 
 @njit(cache=True, inline="always")
-def _hash(key):
-    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
-    return np.int64(h >> np.uint64(64 - TT_BITS))
+def _compress(rem):
+    """The 32 cards of the 32-card deck in a mask as 32 bits (ranks 7..A of each suit)."""
+    return (((rem >> 5) & 0xFF) | ((rem >> 13) & 0xFF00) | ((rem >> 21) & 0xFF0000)
+            | ((rem >> 29) & 0xFF000000))
+
+
+@njit(cache=True, inline="always")
+def _bucket(pos):
+    h = np.uint64(pos) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64(h >> np.uint64(64 - TT_BITS)) & ~np.int64(1)
+
+
+@njit(cache=True, inline="always")
+def _tt_find(tt, b, key):
+    if tt[b, 0] == key:
+        return b
+    if tt[b + 1, 0] == key:
+        return b + 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _unpack_lo(data):
+    v = (data & 0xFFFF) - 32768
+    return -INF if v <= _NO_LO else v
+
+
+@njit(cache=True, inline="always")
+def _unpack_hi(data):
+    v = ((data >> 16) & 0xFFFF) - 32768
+    return INF if v >= _NO_HI else v
+
+
+@njit(cache=True, inline="always")
+def _pack(lo, hi, move):
+    lo = max(min(lo, _NO_HI), _NO_LO)
+    hi = max(min(hi, _NO_HI), _NO_LO)
+    return np.int64(lo + 32768) | (np.int64(hi + 32768) << 16) | (np.int64(move) << 32)
 
 
 @njit(cache=True)
-def future_bound_nb(rem, left, trump, all_100):
-    """An upper bound on |value| of the tricks still to play: their card points, the last
-    trick's 10 and the most roem the remaining cards could still make."""
-    pts = LAST_TRICK
-    run = 0
-    common = np.int64(RANK_MASK)
-    for s in range(4):
-        r = (rem >> (16 * s)) & RANK_MASK
-        pts += TRUMP_MASK_POINTS[r] if s == trump else PLAIN_MASK_POINTS[r]
-        run = max(run, RUN_VALUE[r])
-        common &= r
-    roem = left * run
-    if ((rem >> (16 * trump + 10)) & 3) == 3:
-        roem += 20
-    while common:
-        q = lowest_nb(common)
-        common &= common - 1
-        if all_100:
-            roem += 100
-        elif q == 9:
-            roem += 200
-        elif q >= 8:
-            roem += 100
-    return pts + roem
-
-
-TRUMP_DESC = np.array([9, 7, 12, 8, 11, 10, 6, 5], dtype=np.int64)   # J 9 A T K Q 8 7
+def _tt_store(tt, b, key, best, a0, b0, move):
+    """Record a search result ``best`` found with window (a0, b0) at bucket ``b``."""
+    e = _tt_find(tt, b, key)
+    if e >= 0:
+        lo = _unpack_lo(tt[e, 1])
+        hi = _unpack_hi(tt[e, 1])
+    else:
+        lo = -INF
+        hi = INF
+        # slot b keeps the bigger position (more cards), slot b + 1 is always replaced
+        k0 = tt[b, 0]
+        if (k0 >> 34) != (key >> 34) or popcount_nb(k0 & 0xFFFFFFFF) <= popcount_nb(key & 0xFFFFFFFF):
+            tt[b + 1, 0] = k0
+            tt[b + 1, 1] = tt[b, 1]
+            e = b
+        else:
+            e = b + 1
+    if best <= a0:
+        hi = min(hi, best)
+    elif best >= b0:
+        lo = max(lo, best)
+    else:
+        lo = best
+        hi = best
+    tt[e, 0] = key
+    tt[e, 1] = _pack(lo, hi, move)
 
 
 @njit(cache=True, inline="always")
@@ -376,14 +429,22 @@ def _insert(out, keys, n, c, k):
 
 
 @njit(cache=True)
-def _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask, last_trick, maxteam,
-           mode, all_100, first, out, keys, hist, rem, tt_keys, tt_lo, tt_hi, tt_gen, gen, opp1, opp2):
-    """Fill ``out`` with the legal cards, most promising first; returns their number. The
-    last card of a trick is ordered by the exact trick result; earlier cards by a cheap
-    guess (winners before losers; points onto a partner's trick; cheapest winner first)."""
+def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, maxteam, mode,
+           all_100, first, out, keys, hist, rem, next_hand):
+    """Fill ``out`` with the legal cards, most promising first; returns their number."""
     n = 0
     my_team = player & 1
     sign = 1 if my_team == maxteam else -1
+    # may the last player still beat the trick's winner (the 3rd hand's partner)?
+    beat4 = False
+    if tn == 2:
+        y = next_hand
+        while y:
+            q = lowest_nb(y)
+            y &= y - 1
+            if beats_nb(q, winner, led, trump):
+                beat4 = True
+                break
     x = legal
     while x:
         c = lowest_nb(x)
@@ -391,7 +452,7 @@ def _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask, last_tri
         st = strength_nb(c, trump)
         pt = points_nb(c, trump)
         if c == first:
-            k = 1 << 40
+            k = np.int64(1) << 50
         elif tn == 3:
             wins = beats_nb(c, winner, led, trump)
             team = my_team if wins else (wseat & 1)
@@ -401,26 +462,12 @@ def _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask, last_tri
             else:
                 v = 1
             v = v if team == maxteam else -v
-            if not last_trick:
-                ws = player if wins else wseat
-                ck = (rem & ~(np.int64(1) << c)) | (np.int64(ws) << 61)
-                sl = _hash(ck)
-                if tt_keys[sl] == ck and tt_gen[sl] == gen:
-                    lo = max(tt_lo[sl], -300)
-                    hb = min(tt_hi[sl], 300)
-                    v += (lo + hb) // 2
             k = sign * v * 64 - st
         elif tn == 0:
             k = hist[player, c] * 1024 + 16 * st + pt
-            if (above_nb(c, trump) & rem) == 0:
-                s = c >> 4
-                if s == trump:
-                    k += 1 << 29
-                else:
-                    sm = np.int64(RANK_MASK) << (16 * s)
-                    tm = np.int64(RANK_MASK) << (16 * trump)
-                    k += 1 << 30
-        elif (wseat & 1) == my_team:
+            if (above_nb(c, trump) & rem) == 0:     # the top card of its suit
+                k += (np.int64(1) << 29) if (c >> 4) == trump else (np.int64(1) << 30)
+        elif (wseat & 1) == my_team and (tn == 1 or not beat4):
             k = (100 + pt - (40 if (c >> 4) == trump else 0)) * 1000000 + hist[player, c]
         elif beats_nb(c, winner, led, trump):
             k = (200 - st + pt) * 1000000 + hist[player, c]
@@ -432,50 +479,16 @@ def _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask, last_tri
 
 
 @njit(cache=True)
-def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, amsterdam,
-              undertrump_forced, all_100, tt_keys, tt_lo, tt_hi, tt_move, tt_gen, gen,
-              counter):
-    """Fail-soft alpha-beta value of a position (see _ab_nb), a wide window driven by
-    null-window searches (MTD(f))."""
-    if beta0 - alpha0 <= 1:
-        return _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode,
-                      amsterdam, undertrump_forced, all_100, tt_keys, tt_lo, tt_hi, tt_move,
-                      tt_gen, gen, counter)
-    lo = -INF
-    hi = INF
-    g = 0
-    while lo < hi:
-        if hi <= alpha0:
-            return hi
-        if lo >= beta0:
-            return lo
-        b = g
-        if b <= lo:
-            b = lo + 1
-        if b > hi:
-            b = hi
-        g = _ab_nb(hands0, trick, tn0, leader0, b - 1, b, trump, maxteam, mode,
-                   amsterdam, undertrump_forced, all_100, tt_keys, tt_lo, tt_hi, tt_move,
-                   tt_gen, gen, counter)
-        if g < b:
-            hi = g
-        else:
-            lo = g
-    return lo
-
-
-@njit(cache=True)
 def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, amsterdam,
-           undertrump_forced, all_100, tt_keys, tt_lo, tt_hi, tt_move, tt_gen, gen,
-           counter):
+           undertrump_forced, all_100, tt, gen, counter, hist):
     """Fail-soft alpha-beta from a position: ``hands0`` per seat (cards still held),
     ``trick[:tn0]`` the trick in progress led by seat ``leader0``. Returns the value of the
-    rest of the deal from maxteam's side (see the module doc)."""
-    D = 34
+    rest of the deal from maxteam's side (see the module doc): exact when strictly inside
+    (alpha0, beta0), else a bound on the same side of the window."""
+    D = MAX_PLY
     hands = hands0.copy()
     mv = np.empty((D, 8), dtype=np.int64)
     keys = np.empty(8, dtype=np.int64)
-    hist = np.zeros((4, 64), dtype=np.int64)
     P_player = np.zeros(D, dtype=np.int64)
     P_n = np.zeros(D, dtype=np.int64)
     P_i = np.zeros(D, dtype=np.int64)
@@ -495,8 +508,10 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
     P_hi = np.zeros(D, dtype=np.int64)
     P_pts = np.zeros(D, dtype=np.int64)
     P_mask = np.zeros(D, dtype=np.int64)
+    P_rem = np.zeros(D, dtype=np.int64)
     P_vt = np.zeros(D, dtype=np.int64)
     P_max = np.zeros(D, dtype=np.bool_)
+    genbits = (np.int64(gen) & GEN_MASK) << 34
 
     # the root's trick state
     led = -1
@@ -525,113 +540,93 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
     leader = leader0
     alpha = alpha0
     beta = beta0
+    rem = hands[0] | hands[1] | hands[2] | hands[3]
     ret = 0
     returning = False
     while True:
         if not returning:
-            # ---- enter a node at ply d with (tn, leader, trick state, alpha, beta)
+            # ---- enter a node at ply d with (tn, leader, trick state, rem, alpha, beta)
             counter[0] += 1
-            if counter.shape[0] > 1:
-                counter[50 + d // 4] += 1
             slot = -1
             key = np.int64(0)
             first = -1
-            immediate = False
-            rem = hands[0] | hands[1] | hands[2] | hands[3]
             if tn == 0:
-                if rem == 0:
-                    ret = 0
-                    immediate = True
-                else:
-                    left = popcount_nb(rem) // 4
-                    if left == 1:
-                        ret = last_trick_nb(hands, leader, trump, maxteam, mode, all_100)
-                        immediate = True
-                    elif left == 2:
+                left = popcount_nb(rem) >> 2
+                if left <= 2:
+                    if left == 2:
                         ret = two_tricks_nb(hands, leader, trump, maxteam, mode, amsterdam,
                                             undertrump_forced, all_100, alpha, beta)
-                        immediate = True
-                    elif mode == 1:
-                        if left <= alpha:
-                            ret = left
-                            immediate = True
+                    elif left == 1:
+                        ret = last_trick_nb(hands, leader, trump, maxteam, mode, all_100)
                     else:
-                        lb, ub = bounds_nb(hands, rem, left, trump, maxteam, all_100)
-                        if counter.shape[0] > 1:
-                            counter[80 + left] += 1
-                        if ub <= alpha:
-                            ret = ub
-                            immediate = True
-                        elif lb >= beta:
-                            ret = lb
-                            immediate = True
-                        if immediate and counter.shape[0] > 1:
-                            counter[90 + left] += 1
-                    if not immediate and left > 1:
-                        key = rem | (np.int64(leader) << 61)
-                        slot = _hash(key)
-                        if counter.shape[0] > 1:
-                            counter[60] += 1
-                            if tt_keys[slot] == key and tt_gen[slot] == gen:
-                                counter[61] += 1
-                            elif tt_gen[slot] == gen:
-                                counter[62] += 1
-                        if counter.shape[0] > 1:
-                            counter[70 + left] += 1
-                        if tt_keys[slot] == key and tt_gen[slot] == gen:
-                            lo = tt_lo[slot]
-                            hb = tt_hi[slot]
-                            if lo >= beta or lo == hb:
-                                ret = lo
-                                immediate = True
-                                if counter.shape[0] > 1:
-                                    counter[63] += 1
-                            elif hb <= alpha:
-                                ret = hb
-                                immediate = True
-                                if counter.shape[0] > 1:
-                                    counter[63] += 1
-                            else:
-                                if lo > alpha:
-                                    alpha = lo
-                                if hb < beta:
-                                    beta = hb
-                                first = tt_move[slot]
-            if immediate:
-                returning = True
-            else:
-                player = (leader + tn) & 3
-                pw = tn > 0 and (wseat & 1) == (player & 1)
-                legal = legal_nb(hands[player], led if tn > 0 else -1, trump, hi, pw,
-                                 amsterdam, undertrump_forced)
-                if mode == 0:
-                    legal = reduce_equivalent_nb(legal, hands[player], rem | mask, trump,
-                                                 all_100)
-                last_trick = popcount_nb(rem) <= 4
-                n = _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask,
-                           last_trick, maxteam, mode, all_100, first, mv[d], keys, hist,
-                           rem, tt_keys, tt_lo, tt_hi, tt_gen, gen,
-                           hands[(player + 1) & 3], hands[(player + 3) & 3])
-                P_player[d] = player
-                P_n[d] = n
-                P_i[d] = 0
-                P_max[d] = (player & 1) == maxteam
-                P_best[d] = -INF if P_max[d] else INF
-                P_bestc[d] = mv[d, 0]
-                P_alpha[d] = alpha
-                P_beta[d] = beta
-                P_a0[d] = alpha
-                P_b0[d] = beta
-                P_slot[d] = slot
-                P_key[d] = key
-                P_tn[d] = tn
-                P_leader[d] = leader
-                P_led[d] = led
-                P_win[d] = winner
-                P_wseat[d] = wseat
-                P_hi[d] = hi
-                P_pts[d] = pts
-                P_mask[d] = mask
+                        ret = 0
+                    returning = True
+                elif mode == 1 and left <= alpha:
+                    ret = left
+                    returning = True
+                elif mode == 0:
+                    lb, ub = bounds_nb(hands, rem, left, trump, maxteam, all_100)
+                    if ub <= alpha:
+                        ret = ub
+                        returning = True
+                    elif lb >= beta:
+                        ret = lb
+                        returning = True
+                if not returning:
+                    pos = _compress(rem) | (np.int64(leader) << 32)
+                    key = pos | genbits
+                    slot = _bucket(pos)
+                    e = _tt_find(tt, slot, key)
+                    if e >= 0:
+                        data = tt[e, 1]
+                        lo = _unpack_lo(data)
+                        hb = _unpack_hi(data)
+                        if lo >= beta or lo == hb:
+                            ret = lo
+                            returning = True
+                        elif hb <= alpha:
+                            ret = hb
+                            returning = True
+                        else:
+                            if lo > alpha:
+                                alpha = lo
+                            if hb < beta:
+                                beta = hb
+                            first = (data >> 32) & 63
+            if returning:
+                continue
+            player = (leader + tn) & 3
+            pw = tn > 0 and (wseat & 1) == (player & 1)
+            legal = legal_nb(hands[player], led if tn > 0 else -1, trump, hi, pw,
+                             amsterdam, undertrump_forced)
+            if mode == 0:
+                legal = reduce_equivalent_nb(legal, hands[player], rem | mask, trump, all_100)
+            last_trick = popcount_nb(rem) <= 4
+            n = _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick,
+                       maxteam, mode, all_100, first, mv[d], keys, hist, rem,
+                       hands[(player + 1) & 3])
+            P_player[d] = player
+            P_n[d] = n
+            P_i[d] = 0
+            ismax = (player & 1) == maxteam
+            P_max[d] = ismax
+            P_best[d] = -INF if ismax else INF
+            P_bestc[d] = mv[d, 0]
+            P_alpha[d] = alpha
+            P_beta[d] = beta
+            P_a0[d] = alpha
+            P_b0[d] = beta
+            P_slot[d] = slot
+            P_key[d] = key
+            P_tn[d] = tn
+            P_leader[d] = leader
+            P_led[d] = led
+            P_win[d] = winner
+            P_wseat[d] = wseat
+            P_hi[d] = hi
+            P_pts[d] = pts
+            P_mask[d] = mask
+            P_rem[d] = rem
         else:
             # ---- a child of ply d - 1 returned ``ret`` (or the root is done)
             if d == 0:
@@ -644,47 +639,25 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
                 if val > P_best[d]:
                     P_best[d] = val
                     P_bestc[d] = c
-                if P_best[d] > P_alpha[d]:
-                    P_alpha[d] = P_best[d]
+                    if val > P_alpha[d]:
+                        P_alpha[d] = val
             else:
                 if val < P_best[d]:
                     P_best[d] = val
                     P_bestc[d] = c
-                if P_best[d] < P_beta[d]:
-                    P_beta[d] = P_best[d]
+                    if val < P_beta[d]:
+                        P_beta[d] = val
             P_i[d] += 1
             returning = False
             if P_alpha[d] >= P_beta[d]:
-                if counter.shape[0] > 1:
-                    counter[1 + (d & 3) * 10 + min(P_i[d], 9)] += 1
                 P_i[d] = P_n[d]  # cut-off
-                lt = 8 - d // 4
                 if P_tn[d] == 0:
-                    hist[P_player[d], c] += 1 << lt
+                    hist[P_player[d], c] += np.int64(1) << (8 - d // 4)
         # ---- at ply d: try the next move, or finish the node
-        if returning:
-            continue
         if P_i[d] >= P_n[d]:
-            if counter.shape[0] > 1:
-                counter[41 + (d & 3)] += 1
-                counter[45 + (d & 3)] += P_n[d]
             best = P_best[d]
-            slot = P_slot[d]
-            if slot >= 0:
-                key = P_key[d]
-                if tt_keys[slot] != key or tt_gen[slot] != gen:
-                    tt_keys[slot] = key
-                    tt_gen[slot] = gen
-                    tt_lo[slot] = -INF
-                    tt_hi[slot] = INF
-                if best <= P_a0[d]:
-                    tt_hi[slot] = best
-                elif best >= P_b0[d]:
-                    tt_lo[slot] = best
-                else:
-                    tt_lo[slot] = best
-                    tt_hi[slot] = best
-                tt_move[slot] = P_bestc[d]
+            if P_slot[d] >= 0:
+                _tt_store(tt, P_slot[d], P_key[d], best, P_a0[d], P_b0[d], P_bestc[d])
             ret = best
             returning = True
             continue
@@ -693,6 +666,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
         player = P_player[d]
         bit = np.int64(1) << c
         hands[player] ^= bit
+        rem = P_rem[d] ^ bit
         ptn = P_tn[d]
         pled = P_led[d]
         if ptn == 0:
@@ -715,9 +689,8 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
         alpha = P_alpha[d]
         beta = P_beta[d]
         if ptn == 3:
-            last = (hands[0] | hands[1] | hands[2] | hands[3]) == 0
             if mode == 0:
-                v = pts + roem_nb(mask, trump, all_100) + (LAST_TRICK if last else 0)
+                v = pts + roem_nb(mask, trump, all_100) + (LAST_TRICK if rem == 0 else 0)
                 if (wseat & 1) != maxteam:
                     v = -v
             else:
@@ -740,6 +713,57 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
         d += 1
 
 
+@njit(cache=True)
+def _range_nb(hands, trick, tn, leader, trump, maxteam, all_100):
+    """Bounds on the value of a position (for the search driver)."""
+    h = hands.copy()
+    for j in range(tn):
+        s = (leader + j) & 3
+        h[s] |= np.int64(1) << trick[j]
+    rem = h[0] | h[1] | h[2] | h[3]
+    left = popcount_nb(rem) >> 2
+    if left == 0:
+        return 0, 0
+    lb, ub = bounds_nb(h, rem, left, trump, maxteam, all_100)
+    if tn > 0:      # the top trumps of the trick in progress may be lost: points alone
+        ub = max(ub, -lb)
+        lb = -ub
+    return lb, ub
+
+
+@njit(cache=True)
+def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, amsterdam,
+              undertrump_forced, all_100, tt, gen, counter):
+    """The fail-soft value of a position for the window (alpha0, beta0) (see ``_ab_nb``):
+    one search for a null window; a wider window is narrowed by null-window searches (the
+    first at 0 | 1, then bisection of what is left), sharing the table."""
+    hist = np.zeros((4, 64), dtype=np.int64)
+    if beta0 - alpha0 <= 1:
+        return _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode,
+                      amsterdam, undertrump_forced, all_100, tt, gen, counter, hist)
+    if mode == 0:
+        lo, hi = _range_nb(hands0, trick, tn0, leader0, trump, maxteam, all_100)
+    else:
+        lo = 0
+        hi = (popcount_nb(hands0[0] | hands0[1] | hands0[2] | hands0[3]) + tn0) >> 2
+    b = 1 if mode == 0 else hi
+    while lo < hi:
+        if hi <= alpha0:
+            return hi
+        if lo >= beta0:
+            return lo
+        b = max(b, lo + 1, alpha0 + 1)
+        b = min(b, hi, beta0)
+        g = _ab_nb(hands0, trick, tn0, leader0, b - 1, b, trump, maxteam, mode, amsterdam,
+                   undertrump_forced, all_100, tt, gen, counter, hist)
+        if g < b:
+            hi = min(hi, g)
+        else:
+            lo = max(lo, g)
+        b = (lo + hi + 1) >> 1
+    return lo
+
+
 @njit(cache=True, parallel=True)
 def solve_batch_nb(hands, trumps, teams, leaders, amsterdam, undertrump_forced, all_100, chunk,
                    out_margin, out_pit):
@@ -748,11 +772,7 @@ def solve_batch_nb(hands, trumps, teams, leaders, amsterdam, undertrump_forced, 
     n = hands.shape[0]
     n_chunks = (n + chunk - 1) // chunk
     for ci in prange(n_chunks):
-        keys = np.full(TT_SIZE, -1, dtype=np.int64)
-        lo = np.zeros(TT_SIZE, dtype=np.int32)
-        hi = np.zeros(TT_SIZE, dtype=np.int32)
-        mv = np.zeros(TT_SIZE, dtype=np.int8)
-        gens = np.full(TT_SIZE, -1, dtype=np.int32)
+        tt = np.zeros((TT_SIZE, 2), dtype=np.int64)
         empty = np.full(4, -1, dtype=np.int64)
         counter = np.zeros(1, dtype=np.int64)
         gen = 0
@@ -760,10 +780,9 @@ def solve_batch_nb(hands, trumps, teams, leaders, amsterdam, undertrump_forced, 
             h = hands[i].copy()
             gen += 1
             out_margin[i] = search_nb(h, empty, 0, leaders[i], -INF, INF, trumps[i], teams[i], 0,
-                                      amsterdam, undertrump_forced, all_100, keys, lo, hi, mv,
-                                      gens, gen, counter)
+                                      amsterdam, undertrump_forced, all_100, tt, gen, counter)
             gen += 1
             left = popcount_nb(h[0] | h[1] | h[2] | h[3]) // 4
             out_pit[i] = search_nb(h, empty, 0, leaders[i], left - 1, left, trumps[i], teams[i],
-                                   1, amsterdam, undertrump_forced, all_100, keys, lo, hi, mv,
-                                   gens, gen, counter) >= left
+                                   1, amsterdam, undertrump_forced, all_100, tt, gen,
+                                   counter) >= left
