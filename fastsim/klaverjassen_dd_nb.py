@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import popcount_nb, lowest_nb, RANK_MASK
-from .klaverjassen_nb import (legal_nb, beats_nb, strength_nb, points_nb, roem_nb, above_nb,
+from .klaverjassen_nb import (legal_nb, beats_nb, strength_nb, points_nb, above_nb,
                               RUN_VALUE)
 from .klaverjassen_schema import LAST_TRICK, TRUMP_POINTS, PLAIN_POINTS
 
@@ -46,7 +46,7 @@ PLAIN_MASK_POINTS = np.array([sum(int(PLAIN_POINTS[r]) for r in range(13) if x >
                               for x in range(1 << 13)], dtype=np.int64)
 
 INF = 1 << 20
-TT_BITS = 20
+TT_BITS = 19
 TT_SIZE = 1 << TT_BITS
 GEN_MASK = (1 << 29) - 1
 _NO_LO = -30000      # stored bounds: beyond these means "none"
@@ -132,6 +132,37 @@ def _tt_store(tt, b, key, best, a0, b0, move):
         hi = best
     tt[e, 0] = key
     tt[e, 1] = _pack(lo, hi, move)
+
+
+@njit(cache=True, inline="always")
+def trick_roem_nb(mask, trump, all_100):
+    """Roem of one complete trick (mask of its 4 cards); the same as ``roem_nb``, faster: a
+    run needs 3 cards of one suit, four of a kind one card of every suit."""
+    s0 = mask & RANK_MASK
+    s1 = (mask >> 16) & RANK_MASK
+    s2 = (mask >> 32) & RANK_MASK
+    s3 = (mask >> 48) & RANK_MASK
+    v = 0
+    if popcount_nb(s0) >= 3:
+        v = RUN_VALUE[s0]
+    elif popcount_nb(s1) >= 3:
+        v = RUN_VALUE[s1]
+    elif popcount_nb(s2) >= 3:
+        v = RUN_VALUE[s2]
+    elif popcount_nb(s3) >= 3:
+        v = RUN_VALUE[s3]
+    if ((mask >> (16 * trump + 10)) & 3) == 3:
+        v += 20
+    common = s0 & s1 & s2 & s3
+    if common:
+        r = lowest_nb(common)
+        if all_100:
+            v += 100
+        elif r == 9:
+            v += 200
+        elif r >= 8:
+            v += 100
+    return v
 
 
 @njit(cache=True, inline="always")
@@ -234,7 +265,7 @@ def last_trick_nb(hands, leader, trump, maxteam, mode, all_100):
         mask |= np.int64(1) << c
     if mode == 1:
         return 1 if (wseat & 1) == maxteam else 0
-    v = pts + roem_nb(mask, trump, all_100) + LAST_TRICK
+    v = pts + trick_roem_nb(mask, trump, all_100) + LAST_TRICK
     return v if (wseat & 1) == maxteam else -v
 
 
@@ -268,7 +299,7 @@ def _last4(ls, a0, a1, a2, a3, trump, maxteam, mode, all_100):
         mask |= np.int64(1) << c
     if mode == 1:
         return 1 if (wseat & 1) == maxteam else 0
-    v = pts + roem_nb(mask, trump, all_100) + LAST_TRICK
+    v = pts + trick_roem_nb(mask, trump, all_100) + LAST_TRICK
     return v if (wseat & 1) == maxteam else -v
 
 
@@ -337,8 +368,8 @@ def two_tricks_nb(hands, leader, trump, maxteam, mode, amsterdam, undertrump_for
                     x3 &= x3 - 1
                     s3 = p3 if beats_nb(c3, w2, led, trump) else s2
                     if mode == 0:
-                        v = pt2 + points_nb(c3, trump) + roem_nb(m2 | (np.int64(1) << c3), trump,
-                                                                 all_100)
+                        v = pt2 + points_nb(c3, trump) + \
+                            trick_roem_nb(m2 | (np.int64(1) << c3), trump, all_100)
                         if (s3 & 1) != maxteam:
                             v = -v
                     else:
@@ -457,7 +488,7 @@ def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, 
             wins = beats_nb(c, winner, led, trump)
             team = my_team if wins else (wseat & 1)
             if mode == 0:
-                v = pts + pt + roem_nb(mask | (np.int64(1) << c), trump, all_100)
+                v = pts + pt + trick_roem_nb(mask | (np.int64(1) << c), trump, all_100)
                 v += LAST_TRICK if last_trick else 0
             else:
                 v = 1
@@ -690,7 +721,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
         beta = P_beta[d]
         if ptn == 3:
             if mode == 0:
-                v = pts + roem_nb(mask, trump, all_100) + (LAST_TRICK if rem == 0 else 0)
+                v = pts + trick_roem_nb(mask, trump, all_100) + (LAST_TRICK if rem == 0 else 0)
                 if (wseat & 1) != maxteam:
                     v = -v
             else:
