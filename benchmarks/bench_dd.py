@@ -45,6 +45,7 @@ def machine():
 def load_module(path, name):
     spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod     # numba resolves the module's globals through sys.modules
     spec.loader.exec_module(mod)
     return mod
 
@@ -147,22 +148,22 @@ def main():
     if args.old:
         old = load_module(args.old, "dd_old_nb")
         ot = old.new_table()
-        t_new = t_old = 0.0
+        t_new, t_old = [], []
         bad = 0
         for i, (hands, trump, team, leader) in enumerate(deals(args.check, args.seed + 1)):
-            t = time.perf_counter()
-            a = dd.search_nb(hands, empty, 0, leader, -dd.INF, dd.INF, trump, team, 0, False,
-                             False, False, *table, gen + 1 + i, np.zeros(1, dtype=np.int64))
-            t_new += time.perf_counter() - t
-            t = time.perf_counter()
-            b = old.search_nb(hands, empty, 0, leader, -old.INF, old.INF, trump, team, 0,
-                              False, False, False, *ot, i + 1, np.zeros(1, dtype=np.int64))
-            t_old += time.perf_counter() - t
+            a, w, _ = timed(dd.search_nb, hands, empty, 0, leader, -dd.INF, dd.INF, trump, team,
+                            0, False, False, False, *table, gen + 1 + i,
+                            np.zeros(1, dtype=np.int64))
+            t_new.append(w)
+            b, w, _ = timed(old.search_nb, hands, empty, 0, leader, -old.INF, old.INF, trump,
+                            team, 0, False, False, False, *ot, i + 1, np.zeros(1, dtype=np.int64))
+            t_old.append(w)
             bad += int(a) != int(b)
         gen += args.check + 1
         print(f"against {args.old.name} on {args.check} full deals (seed {args.seed + 1}): "
-              f"{args.check - bad} same values, {bad} different; total {t_new:.1f} s here, "
-              f"{t_old:.1f} s there")
+              f"{args.check - bad} same values, {bad} different; exact value:")
+        stats("this solver", t_new[1:])
+        stats(args.old.name, t_old[1:])
 
 
 if __name__ == "__main__":
