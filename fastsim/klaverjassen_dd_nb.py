@@ -5,24 +5,38 @@ still to play (mode 0, with maxteam = the playing team: the margin), or the numb
 maxteam takes (mode 1, used for "can this team force a pit?"). Both sides play perfectly;
 the game is zero-sum in these values.
 
-Fail-soft alpha-beta on bitboards, written as a loop over an explicit stack of plies
-(numba cannot cache recursive functions: a cached recursive kernel crashes when loaded,
-numba issue #6061). A transposition table at trick boundaries is keyed by the
-cards still out (which, with the hands fixed, is the whole position) and the leader; entries
-hold a lower and an upper bound and the best lead, and carry a generation number so the
-table is reused across searches without clearing. Moves are ordered by the stored best
-lead, a history table of earlier cut-offs, the exact trick result for the last card of a
-trick, and a cheap guess otherwise (winners before losers; points onto a partner's trick;
-cheapest winner first). At each trick boundary a bound on what the remaining cards can
-still be worth (points, the last trick, the roem they could still form) cuts off hopeless
-windows. The exact value is one full-window search; "does the playing team make it?" is a
-null-window search around 0.
+The search (``_ab_nb``) is fail-soft alpha-beta on bitboards, written as a loop over an
+explicit stack of plies (numba cannot cache recursive functions: a cached recursive kernel
+crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
+
+* a transposition table at trick boundaries keyed by the cards still out (with the hands
+  fixed, that is the whole position), the leader and a generation number (so the table is
+  reused across searches without clearing); each entry, one 16-byte pair of words, holds a
+  lower and an upper bound and the best lead; buckets of two: one kept for the position with
+  the most cards left, one always replaced;
+* bounds at each trick boundary on what the tricks left can still be worth: their card
+  points and the last trick's 10, the roem still possible (a run, the stuk or four of a
+  kind needs its cards in different hands), and the points of the top trumps, which their
+  team takes for sure; a window they cannot reach is cut at once;
+* the last two tricks are solved by a small direct alpha-beta (``two_tricks_nb``), the last
+  one by playing it out;
+* interchangeable cards are searched once: two 0-point cards of one suit (7 8 9 plain, 7 8
+  trump) in one hand with no unplayed card between them, neither able to take part in roem;
+* move ordering: the stored best lead, then top cards of their suit (plain before trump), a
+  history of the leads that caused cut-offs, and a guess for the other cards (winners
+  before losers; points onto a partner's trick that the last player cannot beat; cheapest
+  winner first); the last card of a trick by the exact trick result.
+
+``search_nb`` returns the fail-soft value for any window: a null window is one search; a
+wider one is narrowed by null-window searches (the first at 0, "does maxteam make it?",
+then bisection of the interval the bounds leave), all sharing the table.
 """
 import numpy as np
 from numba import njit, prange
 
 from .bits import popcount_nb, lowest_nb, RANK_MASK
-from .klaverjassen_nb import legal_nb, beats_nb, strength_nb, points_nb, roem_nb, RUN_VALUE
+from .klaverjassen_nb import (legal_nb, beats_nb, strength_nb, points_nb, above_nb,
+                              RUN_VALUE)
 from .klaverjassen_schema import LAST_TRICK, TRUMP_POINTS, PLAIN_POINTS
 
 # card points of a 13-bit rank set of one suit, as trump and as a plain suit
@@ -32,50 +46,406 @@ PLAIN_MASK_POINTS = np.array([sum(int(PLAIN_POINTS[r]) for r in range(13) if x >
                               for x in range(1 << 13)], dtype=np.int64)
 
 INF = 1 << 20
-TT_BITS = 20
+TT_BITS = 19
 TT_SIZE = 1 << TT_BITS
-TT_MASK = TT_SIZE - 1
+GEN_MASK = (1 << 29) - 1
+_NO_LO = -30000      # stored bounds: beyond these means "none"
+_NO_HI = 30000
+MAX_PLY = 34
+TRUMP_DESC = np.array([9, 7, 12, 8, 11, 10, 6, 5], dtype=np.int64)   # J 9 A T K Q 8 7
 
 
 def new_table():
-    """A transposition table: (keys, lower, upper, best lead, generation) arrays."""
-    # np.full writes every page now, so the search does not pay for first-touch faults
-    return (np.full(TT_SIZE, -1, dtype=np.int64), np.full(TT_SIZE, 0, dtype=np.int32),
-            np.full(TT_SIZE, 0, dtype=np.int32), np.full(TT_SIZE, 0, dtype=np.int8),
-            np.full(TT_SIZE, -1, dtype=np.int32))
+    """A transposition table (a 1-tuple, passed on as ``*table``): TT_SIZE entries of two
+    words (key, data); all zero is empty (no valid key is 0)."""
+    # np.ones then zero: every page is written now, so the search pays no first-touch faults
+    t = np.ones((TT_SIZE, 2), dtype=np.int64)
+    t[:] = 0
+    return (t,)
 
 
 @njit(cache=True, inline="always")
-def _hash(key):
-    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
-    return np.int64(h >> np.uint64(64 - TT_BITS))
+def _compress(rem):
+    """The 32 cards of the 32-card deck in a mask as 32 bits (ranks 7..A of each suit)."""
+    return (((rem >> 5) & 0xFF) | ((rem >> 13) & 0xFF00) | ((rem >> 21) & 0xFF0000)
+            | ((rem >> 29) & 0xFF000000))
+
+
+@njit(cache=True, inline="always")
+def _bucket(pos):
+    h = np.uint64(pos) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64(h >> np.uint64(64 - TT_BITS)) & ~np.int64(1)
+
+
+@njit(cache=True, inline="always")
+def _tt_find(tt, b, key):
+    if tt[b, 0] == key:
+        return b
+    if tt[b + 1, 0] == key:
+        return b + 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _unpack_lo(data):
+    v = (data & 0xFFFF) - 32768
+    return -INF if v <= _NO_LO else v
+
+
+@njit(cache=True, inline="always")
+def _unpack_hi(data):
+    v = ((data >> 16) & 0xFFFF) - 32768
+    return INF if v >= _NO_HI else v
+
+
+@njit(cache=True, inline="always")
+def _pack(lo, hi, move):
+    lo = max(min(lo, _NO_HI), _NO_LO)
+    hi = max(min(hi, _NO_HI), _NO_LO)
+    return np.int64(lo + 32768) | (np.int64(hi + 32768) << 16) | (np.int64(move) << 32)
 
 
 @njit(cache=True)
-def future_bound_nb(rem, left, trump, all_100):
-    """An upper bound on |value| of the tricks still to play: their card points, the last
-    trick's 10 and the most roem the remaining cards could still make."""
+def _tt_store(tt, b, key, best, a0, b0, move):
+    """Record a search result ``best`` found with window (a0, b0) at bucket ``b``."""
+    e = _tt_find(tt, b, key)
+    if e >= 0:
+        lo = _unpack_lo(tt[e, 1])
+        hi = _unpack_hi(tt[e, 1])
+    else:
+        lo = -INF
+        hi = INF
+        # slot b keeps the bigger position (more cards), slot b + 1 is always replaced
+        k0 = tt[b, 0]
+        if (k0 >> 34) != (key >> 34) or popcount_nb(k0 & 0xFFFFFFFF) <= popcount_nb(key & 0xFFFFFFFF):
+            tt[b + 1, 0] = k0
+            tt[b + 1, 1] = tt[b, 1]
+            e = b
+        else:
+            e = b + 1
+    if best <= a0:
+        hi = min(hi, best)
+    elif best >= b0:
+        lo = max(lo, best)
+    else:
+        lo = best
+        hi = best
+    tt[e, 0] = key
+    tt[e, 1] = _pack(lo, hi, move)
+
+
+@njit(cache=True, inline="always")
+def trick_roem_nb(mask, trump, all_100):
+    """Roem of one complete trick (mask of its 4 cards); the same as ``roem_nb``, faster: a
+    run needs 3 cards of one suit, four of a kind one card of every suit."""
+    s0 = mask & RANK_MASK
+    s1 = (mask >> 16) & RANK_MASK
+    s2 = (mask >> 32) & RANK_MASK
+    s3 = (mask >> 48) & RANK_MASK
+    v = 0
+    if popcount_nb(s0) >= 3:
+        v = RUN_VALUE[s0]
+    elif popcount_nb(s1) >= 3:
+        v = RUN_VALUE[s1]
+    elif popcount_nb(s2) >= 3:
+        v = RUN_VALUE[s2]
+    elif popcount_nb(s3) >= 3:
+        v = RUN_VALUE[s3]
+    if ((mask >> (16 * trump + 10)) & 3) == 3:
+        v += 20
+    common = s0 & s1 & s2 & s3
+    if common:
+        r = lowest_nb(common)
+        if all_100:
+            v += 100
+        elif r == 9:
+            v += 200
+        elif r >= 8:
+            v += 100
+    return v
+
+
+@njit(cache=True, inline="always")
+def _bad_windows(h):
+    """Start ranks of the 3- and 4-windows of consecutive ranks holding two cards of ``h``."""
+    a = h & (h >> 1)
+    b = h & (h >> 2)
+    c = h & (h >> 3)
+    return a | (a >> 1) | b, a | (a >> 1) | (a >> 2) | b | (b >> 1) | c
+
+
+@njit(cache=True)
+def bounds_nb(hands, rem, left, trump, maxteam, all_100):
+    """(lower, upper) bounds on the value (mode 0) of the tricks still to play at a trick
+    boundary: the card points still out, the last trick's 10, the roem still possible (a
+    run, the stuk or four of a kind needs its cards in different hands), and the points of
+    the top trumps, which their team takes for sure."""
     pts = LAST_TRICK
-    run = 0
-    common = np.int64(RANK_MASK)
+    run_total = 0
+    run_max = 0
     for s in range(4):
         r = (rem >> (16 * s)) & RANK_MASK
         pts += TRUMP_MASK_POINTS[r] if s == trump else PLAIN_MASK_POINTS[r]
-        run = max(run, RUN_VALUE[r])
-        common &= r
-    roem = left * run
-    if ((rem >> (16 * trump + 10)) & 3) == 3:
-        roem += 20
+        n = popcount_nb(r)
+        if n >= 3:
+            bad3 = np.int64(0)
+            bad4 = np.int64(0)
+            for p in range(4):
+                b3, b4 = _bad_windows((hands[p] >> (16 * s)) & RANK_MASK)
+                bad3 |= b3
+                bad4 |= b4
+            w3 = r & (r >> 1) & (r >> 2) & ~bad3
+            if w3:
+                v = 20
+                if r & (r >> 1) & (r >> 2) & (r >> 3) & ~bad4:
+                    v = 50
+                run_total += v * (n // 3)
+                run_max = max(run_max, v)
+    roem = min(run_total, left * run_max)
+    tb = 16 * trump
+    if ((rem >> (tb + 10)) & 3) == 3:
+        for p in range(4):
+            if ((hands[p] >> (tb + 10)) & 3) == 3:
+                break
+        else:
+            roem += 20
+    common = (rem & (rem >> 16) & (rem >> 32) & (rem >> 48)) & RANK_MASK
     while common:
         q = lowest_nb(common)
         common &= common - 1
-        if all_100:
-            roem += 100
-        elif q == 9:
-            roem += 200
-        elif q >= 8:
-            roem += 100
-    return pts + roem
+        ok = True
+        for p in range(4):
+            m = hands[p] >> q
+            if popcount_nb(m & 0x0001000100010001) != 1:
+                ok = False
+        if ok:
+            if all_100:
+                roem += 100
+            elif q == 9:
+                roem += 200
+            elif q >= 8:
+                roem += 100
+    # the top trumps
+    mine = (hands[maxteam] | hands[maxteam + 2]) >> tb
+    sure = 0
+    side = -1
+    for k in range(8):
+        q = TRUMP_DESC[k]
+        if (rem >> (tb + q)) & 1:
+            t = (mine >> q) & 1
+            if side < 0:
+                side = t
+            elif t != side:
+                break
+            sure += TRUMP_POINTS[q]
+    tot = pts + roem
+    if side == 1:
+        return 2 * sure - tot, tot
+    if side == 0:
+        return -tot, tot - 2 * sure
+    return -tot, tot
+
+
+@njit(cache=True)
+def last_trick_nb(hands, leader, trump, maxteam, mode, all_100):
+    """Value of the last trick (one card in each hand), led by ``leader``."""
+    c = lowest_nb(hands[leader])
+    led = c >> 4
+    winner = c
+    wseat = leader
+    pts = points_nb(c, trump)
+    mask = np.int64(1) << c
+    for j in range(1, 4):
+        s = (leader + j) & 3
+        c = lowest_nb(hands[s])
+        if beats_nb(c, winner, led, trump):
+            winner = c
+            wseat = s
+        pts += points_nb(c, trump)
+        mask |= np.int64(1) << c
+    if mode == 1:
+        return 1 if (wseat & 1) == maxteam else 0
+    v = pts + trick_roem_nb(mask, trump, all_100) + LAST_TRICK
+    return v if (wseat & 1) == maxteam else -v
+
+
+@njit(cache=True, inline="always")
+def _pick(seat, a0, a1, a2, a3):
+    if seat == 0:
+        return a0
+    if seat == 1:
+        return a1
+    if seat == 2:
+        return a2
+    return a3
+
+
+@njit(cache=True, inline="always")
+def _last4(ls, a0, a1, a2, a3, trump, maxteam, mode, all_100):
+    """Value of the last trick led by seat ``ls``, seat q playing card ``a_q``."""
+    c = _pick(ls, a0, a1, a2, a3)
+    led = c >> 4
+    winner = c
+    wseat = ls
+    pts = points_nb(c, trump)
+    mask = np.int64(1) << c
+    for j in range(1, 4):
+        s = (ls + j) & 3
+        c = _pick(s, a0, a1, a2, a3)
+        if beats_nb(c, winner, led, trump):
+            winner = c
+            wseat = s
+        pts += points_nb(c, trump)
+        mask |= np.int64(1) << c
+    if mode == 1:
+        return 1 if (wseat & 1) == maxteam else 0
+    v = pts + trick_roem_nb(mask, trump, all_100) + LAST_TRICK
+    return v if (wseat & 1) == maxteam else -v
+
+
+@njit(cache=True)
+def two_tricks_nb(hands, leader, trump, maxteam, mode, amsterdam, undertrump_forced, all_100,
+                  alpha, beta):
+    """Value of the last two tricks (two cards in each hand), fail-soft alpha-beta over the
+    (at most 16) ways to play the first of them."""
+    p0 = leader
+    p1 = (leader + 1) & 3
+    p2 = (leader + 2) & 3
+    p3 = (leader + 3) & 3
+    sg = 1 if (p0 & 1) == maxteam else -1     # values below are from p0's side
+    A = alpha if sg == 1 else -beta
+    B = beta if sg == 1 else -alpha
+    h0 = hands[p0]
+    h1 = hands[p1]
+    h2 = hands[p2]
+    h3 = hands[p3]
+    best0 = -INF
+    x0 = h0
+    while x0:
+        c0 = lowest_nb(x0)
+        x0 &= x0 - 1
+        led = c0 >> 4
+        hi0 = c0 if led == trump else -1
+        pt0 = points_nb(c0, trump)
+        a = max(A, best0)
+        best1 = INF
+        x1 = legal_nb(h1, led, trump, hi0, False, amsterdam, undertrump_forced)
+        while x1:
+            c1 = lowest_nb(x1)
+            x1 &= x1 - 1
+            if beats_nb(c1, c0, led, trump):
+                w1 = c1
+                s1 = p1
+            else:
+                w1 = c0
+                s1 = p0
+            hi1 = hi0
+            if (c1 >> 4) == trump and (hi1 < 0 or strength_nb(c1, trump) > strength_nb(hi1, trump)):
+                hi1 = c1
+            pt1 = pt0 + points_nb(c1, trump)
+            b = min(B, best1)
+            best2 = -INF
+            x2 = legal_nb(h2, led, trump, hi1, s1 == p0, amsterdam, undertrump_forced)
+            while x2:
+                c2 = lowest_nb(x2)
+                x2 &= x2 - 1
+                if beats_nb(c2, w1, led, trump):
+                    w2 = c2
+                    s2 = p2
+                else:
+                    w2 = w1
+                    s2 = s1
+                hi2 = hi1
+                if (c2 >> 4) == trump and (hi2 < 0 or strength_nb(c2, trump) > strength_nb(hi2, trump)):
+                    hi2 = c2
+                pt2 = pt1 + points_nb(c2, trump)
+                a2 = max(a, best2)
+                best3 = INF
+                x3 = legal_nb(h3, led, trump, hi2, s2 == p1, amsterdam, undertrump_forced)
+                m2 = (np.int64(1) << c0) | (np.int64(1) << c1) | (np.int64(1) << c2)
+                while x3:
+                    c3 = lowest_nb(x3)
+                    x3 &= x3 - 1
+                    s3 = p3 if beats_nb(c3, w2, led, trump) else s2
+                    if mode == 0:
+                        v = pt2 + points_nb(c3, trump) + \
+                            trick_roem_nb(m2 | (np.int64(1) << c3), trump, all_100)
+                        if (s3 & 1) != maxteam:
+                            v = -v
+                    else:
+                        v = 1 if (s3 & 1) == maxteam else 0
+                    r0 = h0 ^ (np.int64(1) << c0)
+                    r1 = h1 ^ (np.int64(1) << c1)
+                    r2 = h2 ^ (np.int64(1) << c2)
+                    r3 = h3 ^ (np.int64(1) << c3)
+                    v += _last4(s3, lowest_nb(_pick((0 - p0) & 3, r0, r1, r2, r3)),
+                                lowest_nb(_pick((1 - p0) & 3, r0, r1, r2, r3)),
+                                lowest_nb(_pick((2 - p0) & 3, r0, r1, r2, r3)),
+                                lowest_nb(_pick((3 - p0) & 3, r0, r1, r2, r3)),
+                                trump, maxteam, mode, all_100)
+                    v *= sg
+                    if v < best3:
+                        best3 = v
+                        if best3 <= a2:
+                            break
+                if best3 > best2:
+                    best2 = best3
+                    if best2 >= b:
+                        break
+            if best2 < best1:
+                best1 = best2
+                if best1 <= a:
+                    break
+        if best1 > best0:
+            best0 = best1
+            if best0 >= B:
+                break
+    return sg * best0
+
+
+@njit(cache=True, inline="always")
+def _roem_free(r, s, hand, unplayed, all_100):
+    """Can the card of rank ``r`` in suit ``s`` (held by ``hand``) never be part of any roem
+    (a run, or four of a kind under all_100)? Its partners must be unplayed cards in other
+    hands."""
+    a = ((unplayed & ~hand) >> (16 * s)) & RANK_MASK | (np.int64(1) << r)
+    w = a & (a >> 1) & (a >> 2)
+    if (w >> (r - 2)) & 7:
+        return False
+    if all_100:
+        for s2 in range(4):
+            if s2 != s:
+                b = np.int64(1) << (16 * s2 + r)
+                if (unplayed & b) == 0 or (hand & b) != 0:
+                    return True
+        return False
+    return True
+
+
+@njit(cache=True)
+def reduce_equivalent_nb(legal, hand, unplayed, trump, all_100):
+    """Drop a legal card that is interchangeable with the next stronger card of its suit
+    still unplayed: both legal, both worth 0 points (7 8 9 plain, 7 8 trump: the weakest
+    cards, consecutive in rank and strength), held by the same hand, and neither able to
+    take part in roem."""
+    out = legal
+    for s in range(4):
+        z = (legal >> (16 * s)) & (0x60 if s == trump else 0xE0)
+        if popcount_nb(z) < 2:
+            continue
+        u = (unplayed >> (16 * s)) & RANK_MASK
+        x = z
+        while x:
+            r = lowest_nb(x)
+            x &= x - 1
+            above = u & ~((np.int64(2) << r) - 1)
+            if above == 0:
+                continue
+            r2 = lowest_nb(above)
+            if (z >> r2) & 1 and _roem_free(r, s, hand, unplayed, all_100) and \
+                    _roem_free(r2, s, hand, unplayed, all_100):
+                out &= ~(np.int64(1) << (16 * s + r))
+    return out
 
 
 @njit(cache=True, inline="always")
@@ -90,14 +460,22 @@ def _insert(out, keys, n, c, k):
 
 
 @njit(cache=True)
-def _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask, last_trick, maxteam,
-           mode, all_100, first, out, keys, hist):
-    """Fill ``out`` with the legal cards, most promising first; returns their number. The
-    last card of a trick is ordered by the exact trick result; earlier cards by a cheap
-    guess (winners before losers; points onto a partner's trick; cheapest winner first)."""
+def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, maxteam, mode,
+           all_100, first, out, keys, hist, rem, next_hand):
+    """Fill ``out`` with the legal cards, most promising first; returns their number."""
     n = 0
     my_team = player & 1
     sign = 1 if my_team == maxteam else -1
+    # may the last player still beat the trick's winner (the 3rd hand's partner)?
+    beat4 = False
+    if tn == 2:
+        y = next_hand
+        while y:
+            q = lowest_nb(y)
+            y &= y - 1
+            if beats_nb(q, winner, led, trump):
+                beat4 = True
+                break
     x = legal
     while x:
         c = lowest_nb(x)
@@ -105,12 +483,12 @@ def _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask, last_tri
         st = strength_nb(c, trump)
         pt = points_nb(c, trump)
         if c == first:
-            k = 1 << 40
+            k = np.int64(1) << 50
         elif tn == 3:
             wins = beats_nb(c, winner, led, trump)
             team = my_team if wins else (wseat & 1)
             if mode == 0:
-                v = pts + pt + roem_nb(mask | (np.int64(1) << c), trump, all_100)
+                v = pts + pt + trick_roem_nb(mask | (np.int64(1) << c), trump, all_100)
                 v += LAST_TRICK if last_trick else 0
             else:
                 v = 1
@@ -118,7 +496,9 @@ def _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask, last_tri
             k = sign * v * 64 - st
         elif tn == 0:
             k = hist[player, c] * 1024 + 16 * st + pt
-        elif (wseat & 1) == my_team:
+            if (above_nb(c, trump) & rem) == 0:     # the top card of its suit
+                k += (np.int64(1) << 29) if (c >> 4) == trump else (np.int64(1) << 30)
+        elif (wseat & 1) == my_team and (tn == 1 or not beat4):
             k = (100 + pt - (40 if (c >> 4) == trump else 0)) * 1000000 + hist[player, c]
         elif beats_nb(c, winner, led, trump):
             k = (200 - st + pt) * 1000000 + hist[player, c]
@@ -130,17 +510,16 @@ def _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask, last_tri
 
 
 @njit(cache=True)
-def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, amsterdam,
-              undertrump_forced, all_100, tt_keys, tt_lo, tt_hi, tt_move, tt_gen, gen,
-              counter):
+def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, amsterdam,
+           undertrump_forced, all_100, tt, gen, counter, hist):
     """Fail-soft alpha-beta from a position: ``hands0`` per seat (cards still held),
     ``trick[:tn0]`` the trick in progress led by seat ``leader0``. Returns the value of the
-    rest of the deal from maxteam's side (see the module doc)."""
-    D = 34
+    rest of the deal from maxteam's side (see the module doc): exact when strictly inside
+    (alpha0, beta0), else a bound on the same side of the window."""
+    D = MAX_PLY
     hands = hands0.copy()
     mv = np.empty((D, 8), dtype=np.int64)
     keys = np.empty(8, dtype=np.int64)
-    hist = np.zeros((4, 64), dtype=np.int64)
     P_player = np.zeros(D, dtype=np.int64)
     P_n = np.zeros(D, dtype=np.int64)
     P_i = np.zeros(D, dtype=np.int64)
@@ -160,8 +539,10 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
     P_hi = np.zeros(D, dtype=np.int64)
     P_pts = np.zeros(D, dtype=np.int64)
     P_mask = np.zeros(D, dtype=np.int64)
+    P_rem = np.zeros(D, dtype=np.int64)
     P_vt = np.zeros(D, dtype=np.int64)
     P_max = np.zeros(D, dtype=np.bool_)
+    genbits = (np.int64(gen) & GEN_MASK) << 34
 
     # the root's trick state
     led = -1
@@ -190,83 +571,93 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
     leader = leader0
     alpha = alpha0
     beta = beta0
+    rem = hands[0] | hands[1] | hands[2] | hands[3]
     ret = 0
     returning = False
     while True:
         if not returning:
-            # ---- enter a node at ply d with (tn, leader, trick state, alpha, beta)
+            # ---- enter a node at ply d with (tn, leader, trick state, rem, alpha, beta)
             counter[0] += 1
             slot = -1
             key = np.int64(0)
             first = -1
-            immediate = False
-            rem = hands[0] | hands[1] | hands[2] | hands[3]
             if tn == 0:
-                if rem == 0:
-                    ret = 0
-                    immediate = True
-                else:
-                    left = popcount_nb(rem) // 4
-                    if mode == 1:
-                        if left <= alpha:
-                            ret = left
-                            immediate = True
+                left = popcount_nb(rem) >> 2
+                if left <= 2:
+                    if left == 2:
+                        ret = two_tricks_nb(hands, leader, trump, maxteam, mode, amsterdam,
+                                            undertrump_forced, all_100, alpha, beta)
+                    elif left == 1:
+                        ret = last_trick_nb(hands, leader, trump, maxteam, mode, all_100)
                     else:
-                        ub = future_bound_nb(rem, left, trump, all_100)
-                        if ub <= alpha:
-                            ret = ub
-                            immediate = True
-                        elif -ub >= beta:
-                            ret = -ub
-                            immediate = True
-                    if not immediate:
-                        key = rem | (np.int64(leader) << 61)
-                        slot = _hash(key)
-                        if tt_keys[slot] == key and tt_gen[slot] == gen:
-                            lo = tt_lo[slot]
-                            hb = tt_hi[slot]
-                            if lo >= beta or lo == hb:
-                                ret = lo
-                                immediate = True
-                            elif hb <= alpha:
-                                ret = hb
-                                immediate = True
-                            else:
-                                if lo > alpha:
-                                    alpha = lo
-                                if hb < beta:
-                                    beta = hb
-                                first = tt_move[slot]
-            if immediate:
-                returning = True
-            else:
-                player = (leader + tn) & 3
-                pw = tn > 0 and (wseat & 1) == (player & 1)
-                legal = legal_nb(hands[player], led if tn > 0 else -1, trump, hi, pw,
-                                 amsterdam, undertrump_forced)
-                last_trick = popcount_nb(rem) <= 4
-                n = _order(player, legal, tn, led, trump, winner, wseat, hi, pts, mask,
-                           last_trick, maxteam, mode, all_100, first, mv[d], keys, hist)
-                P_player[d] = player
-                P_n[d] = n
-                P_i[d] = 0
-                P_max[d] = (player & 1) == maxteam
-                P_best[d] = -INF if P_max[d] else INF
-                P_bestc[d] = mv[d, 0]
-                P_alpha[d] = alpha
-                P_beta[d] = beta
-                P_a0[d] = alpha
-                P_b0[d] = beta
-                P_slot[d] = slot
-                P_key[d] = key
-                P_tn[d] = tn
-                P_leader[d] = leader
-                P_led[d] = led
-                P_win[d] = winner
-                P_wseat[d] = wseat
-                P_hi[d] = hi
-                P_pts[d] = pts
-                P_mask[d] = mask
+                        ret = 0
+                    returning = True
+                elif mode == 1 and left <= alpha:
+                    ret = left
+                    returning = True
+                elif mode == 0:
+                    lb, ub = bounds_nb(hands, rem, left, trump, maxteam, all_100)
+                    if ub <= alpha:
+                        ret = ub
+                        returning = True
+                    elif lb >= beta:
+                        ret = lb
+                        returning = True
+                if not returning:
+                    pos = _compress(rem) | (np.int64(leader) << 32)
+                    key = pos | genbits
+                    slot = _bucket(pos)
+                    e = _tt_find(tt, slot, key)
+                    if e >= 0:
+                        data = tt[e, 1]
+                        lo = _unpack_lo(data)
+                        hb = _unpack_hi(data)
+                        if lo >= beta or lo == hb:
+                            ret = lo
+                            returning = True
+                        elif hb <= alpha:
+                            ret = hb
+                            returning = True
+                        else:
+                            if lo > alpha:
+                                alpha = lo
+                            if hb < beta:
+                                beta = hb
+                            first = (data >> 32) & 63
+            if returning:
+                continue
+            player = (leader + tn) & 3
+            pw = tn > 0 and (wseat & 1) == (player & 1)
+            legal = legal_nb(hands[player], led if tn > 0 else -1, trump, hi, pw,
+                             amsterdam, undertrump_forced)
+            if mode == 0:
+                legal = reduce_equivalent_nb(legal, hands[player], rem | mask, trump, all_100)
+            last_trick = popcount_nb(rem) <= 4
+            n = _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick,
+                       maxteam, mode, all_100, first, mv[d], keys, hist, rem,
+                       hands[(player + 1) & 3])
+            P_player[d] = player
+            P_n[d] = n
+            P_i[d] = 0
+            ismax = (player & 1) == maxteam
+            P_max[d] = ismax
+            P_best[d] = -INF if ismax else INF
+            P_bestc[d] = mv[d, 0]
+            P_alpha[d] = alpha
+            P_beta[d] = beta
+            P_a0[d] = alpha
+            P_b0[d] = beta
+            P_slot[d] = slot
+            P_key[d] = key
+            P_tn[d] = tn
+            P_leader[d] = leader
+            P_led[d] = led
+            P_win[d] = winner
+            P_wseat[d] = wseat
+            P_hi[d] = hi
+            P_pts[d] = pts
+            P_mask[d] = mask
+            P_rem[d] = rem
         else:
             # ---- a child of ply d - 1 returned ``ret`` (or the root is done)
             if d == 0:
@@ -279,41 +670,25 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
                 if val > P_best[d]:
                     P_best[d] = val
                     P_bestc[d] = c
-                if P_best[d] > P_alpha[d]:
-                    P_alpha[d] = P_best[d]
+                    if val > P_alpha[d]:
+                        P_alpha[d] = val
             else:
                 if val < P_best[d]:
                     P_best[d] = val
                     P_bestc[d] = c
-                if P_best[d] < P_beta[d]:
-                    P_beta[d] = P_best[d]
+                    if val < P_beta[d]:
+                        P_beta[d] = val
             P_i[d] += 1
             returning = False
             if P_alpha[d] >= P_beta[d]:
                 P_i[d] = P_n[d]  # cut-off
-                lt = 8 - d // 4
-                hist[P_player[d], c] += lt * lt
+                if P_tn[d] == 0:
+                    hist[P_player[d], c] += np.int64(1) << (8 - d // 4)
         # ---- at ply d: try the next move, or finish the node
-        if returning:
-            continue
         if P_i[d] >= P_n[d]:
             best = P_best[d]
-            slot = P_slot[d]
-            if slot >= 0:
-                key = P_key[d]
-                if tt_keys[slot] != key or tt_gen[slot] != gen:
-                    tt_keys[slot] = key
-                    tt_gen[slot] = gen
-                    tt_lo[slot] = -INF
-                    tt_hi[slot] = INF
-                if best <= P_a0[d]:
-                    tt_hi[slot] = best
-                elif best >= P_b0[d]:
-                    tt_lo[slot] = best
-                else:
-                    tt_lo[slot] = best
-                    tt_hi[slot] = best
-                tt_move[slot] = P_bestc[d]
+            if P_slot[d] >= 0:
+                _tt_store(tt, P_slot[d], P_key[d], best, P_a0[d], P_b0[d], P_bestc[d])
             ret = best
             returning = True
             continue
@@ -322,6 +697,7 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
         player = P_player[d]
         bit = np.int64(1) << c
         hands[player] ^= bit
+        rem = P_rem[d] ^ bit
         ptn = P_tn[d]
         pled = P_led[d]
         if ptn == 0:
@@ -344,9 +720,8 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
         alpha = P_alpha[d]
         beta = P_beta[d]
         if ptn == 3:
-            last = (hands[0] | hands[1] | hands[2] | hands[3]) == 0
             if mode == 0:
-                v = pts + roem_nb(mask, trump, all_100) + (LAST_TRICK if last else 0)
+                v = pts + trick_roem_nb(mask, trump, all_100) + (LAST_TRICK if rem == 0 else 0)
                 if (wseat & 1) != maxteam:
                     v = -v
             else:
@@ -369,6 +744,57 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
         d += 1
 
 
+@njit(cache=True)
+def _range_nb(hands, trick, tn, leader, trump, maxteam, all_100):
+    """Bounds on the value of a position (for the search driver)."""
+    h = hands.copy()
+    for j in range(tn):
+        s = (leader + j) & 3
+        h[s] |= np.int64(1) << trick[j]
+    rem = h[0] | h[1] | h[2] | h[3]
+    left = popcount_nb(rem) >> 2
+    if left == 0:
+        return 0, 0
+    lb, ub = bounds_nb(h, rem, left, trump, maxteam, all_100)
+    if tn > 0:      # the top trumps of the trick in progress may be lost: points alone
+        ub = max(ub, -lb)
+        lb = -ub
+    return lb, ub
+
+
+@njit(cache=True)
+def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, amsterdam,
+              undertrump_forced, all_100, tt, gen, counter):
+    """The fail-soft value of a position for the window (alpha0, beta0) (see ``_ab_nb``):
+    one search for a null window; a wider window is narrowed by null-window searches (the
+    first at 0 | 1, then bisection of what is left), sharing the table."""
+    hist = np.zeros((4, 64), dtype=np.int64)
+    if beta0 - alpha0 <= 1:
+        return _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode,
+                      amsterdam, undertrump_forced, all_100, tt, gen, counter, hist)
+    if mode == 0:
+        lo, hi = _range_nb(hands0, trick, tn0, leader0, trump, maxteam, all_100)
+    else:
+        lo = 0
+        hi = (popcount_nb(hands0[0] | hands0[1] | hands0[2] | hands0[3]) + tn0) >> 2
+    b = 1 if mode == 0 else hi
+    while lo < hi:
+        if hi <= alpha0:
+            return hi
+        if lo >= beta0:
+            return lo
+        b = max(b, lo + 1, alpha0 + 1)
+        b = min(b, hi, beta0)
+        g = _ab_nb(hands0, trick, tn0, leader0, b - 1, b, trump, maxteam, mode, amsterdam,
+                   undertrump_forced, all_100, tt, gen, counter, hist)
+        if g < b:
+            hi = min(hi, g)
+        else:
+            lo = max(lo, g)
+        b = (lo + hi + 1) >> 1
+    return lo
+
+
 @njit(cache=True, parallel=True)
 def solve_batch_nb(hands, trumps, teams, leaders, amsterdam, undertrump_forced, all_100, chunk,
                    out_margin, out_pit):
@@ -377,11 +803,7 @@ def solve_batch_nb(hands, trumps, teams, leaders, amsterdam, undertrump_forced, 
     n = hands.shape[0]
     n_chunks = (n + chunk - 1) // chunk
     for ci in prange(n_chunks):
-        keys = np.full(TT_SIZE, -1, dtype=np.int64)
-        lo = np.zeros(TT_SIZE, dtype=np.int32)
-        hi = np.zeros(TT_SIZE, dtype=np.int32)
-        mv = np.zeros(TT_SIZE, dtype=np.int8)
-        gens = np.full(TT_SIZE, -1, dtype=np.int32)
+        tt = np.zeros((TT_SIZE, 2), dtype=np.int64)
         empty = np.full(4, -1, dtype=np.int64)
         counter = np.zeros(1, dtype=np.int64)
         gen = 0
@@ -389,10 +811,9 @@ def solve_batch_nb(hands, trumps, teams, leaders, amsterdam, undertrump_forced, 
             h = hands[i].copy()
             gen += 1
             out_margin[i] = search_nb(h, empty, 0, leaders[i], -INF, INF, trumps[i], teams[i], 0,
-                                      amsterdam, undertrump_forced, all_100, keys, lo, hi, mv,
-                                      gens, gen, counter)
+                                      amsterdam, undertrump_forced, all_100, tt, gen, counter)
             gen += 1
             left = popcount_nb(h[0] | h[1] | h[2] | h[3]) // 4
             out_pit[i] = search_nb(h, empty, 0, leaders[i], left - 1, left, trumps[i], teams[i],
-                                   1, amsterdam, undertrump_forced, all_100, keys, lo, hi, mv,
-                                   gens, gen, counter) >= left
+                                   1, amsterdam, undertrump_forced, all_100, tt, gen,
+                                   counter) >= left

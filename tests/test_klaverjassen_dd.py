@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import naive_klaverjassen as ref
+import naive_klaverjassen_dd as ref_dd
 from fastsim import klaverjassen_dd as kdd
 from fastsim import klaverjassen_dd_nb as dd
 from fastsim.cards import card_str, parse_card
@@ -152,3 +153,66 @@ def test_full_deals_null_window_agrees_with_exact():
             g = dd.search_nb(hands, empty, 0, leader, v, v + 1, trump, team, 0, False, False,
                              False, *table, 100 + 2 * i + (v == exact), np.zeros(1, dtype=np.int64))
             assert (g > v) == (exact > v)
+
+
+def test_fail_soft_windows_on_endings():
+    """Any window: inside it the exact value, outside it a bound on the right side."""
+    rnd = random.Random(7)
+    table = dd.new_table()
+    for k in range(150):
+        n_tricks = rnd.randint(1, 4)
+        hands, leader, trump, trick, rules = random_position(rnd, n_tricks, rnd.randint(0, 3))
+        team = rnd.randrange(2)
+        h = np.array([sum(1 << c for c in x) for x in hands], dtype=np.int64)
+        tr = np.full(4, -1, dtype=np.int64)
+        tr[:len(trick)] = trick
+        flags = (rules.amsterdam, rules.undertrump_forced, rules.all_100)
+        exact = brute([[card_str(c) for c in x] for x in hands], leader, "SHDC"[trump], team,
+                      [card_str(c) for c in trick], rules)
+        for _ in range(4):
+            a = exact + rnd.randint(-60, 60)
+            b = a + rnd.choice([1, 1, 2, 5, 30, 200])
+            g = dd.search_nb(h, tr, len(trick), leader, a, b, trump, team, 0, *flags, *table,
+                             1000 + 4 * k + _, np.zeros(1, dtype=np.int64))
+            if a < exact < b:
+                assert g == exact
+            elif exact <= a:
+                assert exact <= g <= a
+            else:
+                assert b <= g <= exact
+
+
+def test_reference_solver_matches_brute_force():
+    """The plain full-deal reference agrees with brute-force minimax on short endings."""
+    rnd = random.Random(5)
+    rules = build_rules([])
+    for _ in range(40):
+        n_tricks = rnd.randint(1, 3)
+        hands, leader, trump, _, _ = random_position(rnd, n_tricks, 0)
+        team = rnd.randrange(2)
+        exp = brute([[card_str(c) for c in x] for x in hands], leader, "SHDC"[trump], team, [],
+                    rules)
+        assert ref_dd.value([sum(1 << c for c in x) for x in hands], leader, trump, team) == exp
+
+
+def test_full_deals_match_reference_solver():
+    """Full 8-trick deals (the project's deals, heuristic calls): the solver's margin and
+    make-or-not against the plain reference alpha-beta."""
+    from fastsim import klaverjassen as kj
+    n = 16
+    res = kj.simulate(kj.build_rules(), n, seed=31)
+    rules = build_rules([])
+    table = dd.new_table()
+    empty = np.full(4, -1, dtype=np.int64)
+    for i in range(n):
+        hands = res.deals["hands"][i].astype(np.int64)
+        trump, team = int(res.deals["trump"][i]), int(res.deals["playing_team"][i])
+        leader = (int(res.deals["dealer"][i]) + 1) % 4
+        exp = ref_dd.value(hands, leader, trump, team)
+        lists = [[c for c in range(64) if int(hands[s]) >> c & 1] for s in range(4)]
+        r = kdd.solve(lists, trump, rules, leader=leader, playing_team=team)
+        assert r["margin"] == exp
+        assert r["makes"] == (exp > 0)
+        make = dd.search_nb(hands, empty, 0, leader, 0, 1, trump, team, 0, False, False, False,
+                            *table, 500 + i, np.zeros(1, dtype=np.int64))
+        assert (make > 0) == (exp > 0)
