@@ -327,7 +327,8 @@ def results_stats(paths, by=None, which=(), feature=None):
     for path, files, meta in metas:
         try:
             d = pads.dataset(files, format="parquet")
-            cols = [c for c in d.schema.names if c != "hand"]
+            want = set(entry.STATS_COLUMNS) | {feature or entry.DEFAULT_FEATURE}
+            cols = [c for c in d.schema.names if c in want]
             df = d.to_table(columns=cols).to_pandas()
         except Exception as e:  # pyarrow raises several types for bad files or columns
             raise ValueError(f"cannot read {path}: {str(e).splitlines()[0]}") from None

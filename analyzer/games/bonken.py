@@ -192,6 +192,8 @@ def tournament_setup(whole, variant=()):
     return make_setup("game", variant=variant)
 
 
+# the columns its statistics read (plus --feature): nothing else is loaded
+STATS_COLUMNS = ("contract", "score", "chooser", "position", "domino_loser", "strength")
 STATS = ("contract_score", "chooser", "domino")
 DEFAULT_FEATURE = "strength_band"
 

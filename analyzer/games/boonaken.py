@@ -261,6 +261,8 @@ def tournament_setup(whole, players=None, preset=None):
     return make_setup("deal", players=players, preset=preset)
 
 
+# the columns its statistics read (plus --feature): nothing else is loaded
+STATS_COLUMNS = ("declarer", "contract", "made", "bid", "hand_points", "match")
 STATS = ("make_rate", "special", "hand_points")
 DEFAULT_FEATURE = None
 

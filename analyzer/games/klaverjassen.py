@@ -200,6 +200,8 @@ def tournament_setup(whole, variant=()):
     return make_setup("boompje" if whole else "deal", variant=variant)
 
 
+# the columns its statistics read (plus --feature): nothing else is loaded
+STATS_COLUMNS = ("caller", "margin", "nat", "pit", "position", "seat", "deal", "roem", "game_index", "team", "team_score")
 STATS = ("trump_value", "nat_pit", "roem", "position", "matches")
 DEFAULT_FEATURE = "trump_count"
 
