@@ -37,7 +37,12 @@ def main():
         d = base / game
         spec = RunSpec.make(game, deals=a.rows // per, seed=1, **options).with_chunk_deals(250_000)
         t0 = time.perf_counter()
-        run(spec, out=str(d), resume=True)        # a finished dataset is reused as it is
+        import json
+        import shutil
+        m = d / "_manifest.json"
+        if not (m.exists() and json.loads(m.read_text()).get("complete")):
+            shutil.rmtree(d, ignore_errors=True)
+            run(spec, out=str(d))                 # a finished dataset is reused as it is
         wrote = time.perf_counter() - t0
         t0 = time.perf_counter()
         p = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "stats", str(d), "--json"],
