@@ -224,7 +224,7 @@ def _batches(files, columns):
     import pyarrow.parquet as pq
     for f in files:
         try:
-            pf = pq.ParquetFile(f)
+            pf = pq.ParquetFile(f, page_checksum_verification=True)
             for rg in range(pf.num_row_groups):
                 yield pf.read_row_group(rg, columns=columns).to_pandas()
         except (ValueError, OSError):
@@ -311,6 +311,8 @@ def results_stats(paths, by=None, which=(), feature=None):
     if len(game_names) != 1:
         raise ValueError("the results files must hold troef results of one game")
     entry = registry.get(game_names.pop())
+    for path, files, meta in metas:
+        check_columns(entry, files[0], path)
     unknown = [w for w in which if w not in entry.STATS]
     if unknown:
         raise ValueError(f"unknown {entry.NAME} statistic {unknown[0]!r}; known: "
@@ -326,7 +328,9 @@ def results_stats(paths, by=None, which=(), feature=None):
     import pyarrow.dataset as pads
     for path, files, meta in metas:
         try:
-            d = pads.dataset(files, format="parquet")
+            fmt = pads.ParquetFileFormat(default_fragment_scan_options=pads.ParquetFragmentScanOptions(
+                page_checksum_verification=True))
+            d = pads.dataset(files, format=fmt)
             want = set(entry.STATS_COLUMNS) | {feature or entry.DEFAULT_FEATURE}
             cols = [c for c in d.schema.names if c in want]
             df = d.to_table(columns=cols).to_pandas()
@@ -355,3 +359,37 @@ def write_csv_dir(tables, folder, force=False):
         t.to_csv(path, index=False)
         paths.append(path)
     return paths
+
+
+def _type_name(t):
+    return str(t).replace("large_string", "string")
+
+
+def expected_columns(entry):
+    """{column: Arrow type} of the game's results files, one dict per kind of table
+    (single deals, whole games or matches)."""
+    import pyarrow as pa
+    kinds = []
+    for setup in (entry.tiny_setup(), entry.make_setup(entry.UNITS["games"])):
+        res = entry.simulate(setup, 0, policies=entry.parse_policies(setup))
+        schema = pa.Schema.from_pandas(entry.tidy(res), preserve_index=False)
+        kinds.append({f.name: _type_name(f.type) for f in schema})
+    return kinds
+
+
+def check_columns(entry, file, path):
+    """A results file of ``entry``'s game has the columns and types that game writes
+    (one line naming the file otherwise): untrusted files are data, checked before use."""
+    import pyarrow.parquet as pq
+    try:
+        got = {f.name: _type_name(f.type) for f in pq.read_schema(file)}
+    except Exception as e:  # pyarrow raises several types for a bad file
+        raise ValueError(f"cannot read {path}: {str(e).splitlines()[0]}") from None
+    kinds = expected_columns(entry)
+    for want in kinds:
+        if all(got.get(c) == t for c, t in want.items()):
+            return
+    want = min(kinds, key=lambda w: sum(got.get(c) != t for c, t in w.items()))
+    bad = next(c for c, t in want.items() if got.get(c) != t)
+    raise ValueError(f"{path} is not a troef {entry.NAME} results file: column {bad!r} is "
+                     + ("missing" if bad not in got else f"{got[bad]}, not {want[bad]}"))

@@ -71,7 +71,9 @@ def parse_metadata(raw, path):
         raise ValueError(f"{path}: troef metadata too large")
     try:
         meta = json.loads(raw)
-    except (ValueError, RecursionError):
+    except RecursionError:
+        raise ValueError(f"{path}: troef metadata nested too deep") from None
+    except ValueError:
         raise ValueError(f"{path}: troef metadata is not valid JSON") from None
     if not isinstance(meta, dict):
         raise ValueError(f"{path}: troef metadata is not a JSON object")
@@ -91,3 +93,17 @@ def read_parquet(path, columns=None):
         raise ValueError(f"cannot read {path} as a troef results file: {str(e).splitlines()[0]}") from None
     meta = parse_metadata((table.schema.metadata or {}).get(META_KEY), path)
     return table.to_pandas(), meta
+
+
+def verify_file(path):
+    """Read every page of a results file once, checking the page checksums (a row group
+    at a time); returns its Parquet metadata. A damaged file is a one-line ValueError."""
+    import pyarrow.parquet as pq
+    try:
+        pf = pq.ParquetFile(path, page_checksum_verification=True)
+        for rg in range(pf.num_row_groups):
+            pf.read_row_group(rg)
+        return pf.metadata
+    except Exception as e:  # pyarrow raises several types for a bad file
+        raise ValueError(f"cannot read {path} as a troef results file: "
+                         f"{str(e).splitlines()[0]}") from None

@@ -67,7 +67,7 @@ def _sha256_file(path):
     return h.hexdigest()
 
 
-def check_part(path, index, expected_meta=None):
+def check_part(path, index, expected_meta=None, within=None):
     """A saved part is sound: its content hash is the one written beside it, its footer
     names its own chunk, and (given ``expected_meta``) it holds results of this run.
     Returns (chunk record, rows); a one-line DatasetError names the part otherwise."""
@@ -95,9 +95,12 @@ def check_part(path, index, expected_meta=None):
     if not isinstance(rec, dict) or rec.get("chunk") != index or rec.get("rows") != md.num_rows:
         raise DatasetError(f"{path} does not belong to this dataset (its footer names another "
                            "chunk); delete it and --resume again")
-    if expected_meta is not None and meta != expected_meta:
+    foreign = (expected_meta is not None and meta != expected_meta) or (
+        within is not None and (not isinstance(meta, dict)
+                                or any(within.get(k) != v for k, v in meta.items())))
+    if foreign:
         raise DatasetError(f"{path} holds results of another run (other set-up or seed); "
-                           "delete it and --resume again")
+                           "delete it" + (" and --resume again" if within is None else ""))
     return rec, md.num_rows
 
 
@@ -414,7 +417,7 @@ def sources(path):
             if not isinstance(chunks, int) or i >= chunks:
                 raise DatasetError(f"{f} is not a chunk of the dataset {path} "
                                    f"({chunks} chunks)")
-            check_part(f, i)
+            check_part(f, i, within=m["setup"])
         if m.get("complete") and len(parts) != chunks:
             missing = min(set(range(chunks)) - set(parts))
             raise DatasetError(f"{path} is marked complete but {part_name(missing)} is missing")
@@ -425,12 +428,9 @@ def sources(path):
         return files, meta
     if not os.path.exists(path):
         raise OSError(f"no such results file: {path}")
-    try:
-        md = pq.read_metadata(path)
-    except Exception as e:  # pyarrow raises several types for a bad file
-        raise ValueError(f"cannot read {path} as a troef results file: "
-                         f"{str(e).splitlines()[0]}") from None
-    return [path], json.loads((md.metadata or {}).get(META_KEY, b"{}"))
+    from .storage import parse_metadata, verify_file
+    md = verify_file(path)
+    return [path], parse_metadata((md.metadata or {}).get(META_KEY), path)
 
 
 def read_dataset(path, columns=None, filter=None):

@@ -14,6 +14,7 @@ GAME = "boerenbridge"
 DECK = 52
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
 MAX_SEATS = 8  # array width for per-seat scratch
+MAX_SCHEDULE = 32767   # deals per game: deal_no and the per-game exact counts are int16
 
 # policies (per seat)
 from .common import (PIMC_WORLDS, POLICIES, POLICY_HEURISTIC, POLICY_NAMES,  # noqa: E402,F401
@@ -230,6 +231,9 @@ def build_rules(players=None, hand_size=None, schedule=None, variants=(), first_
             sched = SHORT_SCHEDULES[players]
         else:
             sched = spec
+    if len(sched) > MAX_SCHEDULE:
+        raise RulesError(f"a game has at most {MAX_SCHEDULE:,} deals (the result columns "
+                         f"count them in 16 bits), got {len(sched):,}")
     limit = 26 if two_player else DECK
     for h in sched:
         if h < 1:

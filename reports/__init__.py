@@ -23,6 +23,9 @@ def build_report(game, out, deals=None, from_path=None, policy=None, variants=()
     from .common import check_count
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+    parent = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(parent):     # troef creates only the report's own folder
+        raise ValueError(f"cannot write the report: folder {parent} does not exist")
     if os.path.lexists(out) and os.path.isdir(out) and os.listdir(out) \
             and not os.path.exists(os.path.join(out, "setup.json")):
         raise ValueError(f"--out {out} holds other files; give an empty folder or one "

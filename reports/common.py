@@ -251,7 +251,10 @@ class Report:
         self.blocks = []
         self.tables = {}            # csv file name -> DataFrame (what was written)
         self.figures = []
-        os.makedirs(self.out, exist_ok=True)
+        parent = os.path.dirname(os.path.abspath(self.out))
+        if not os.path.isdir(parent):
+            raise OSError(f"cannot write the report: folder {parent} does not exist")
+        os.makedirs(self.out, exist_ok=True)     # only the last level (its parent exists)
         if not os.access(self.out, os.W_OK):
             raise OSError(f"cannot write the report: folder {self.out} is not writable")
 
