@@ -23,7 +23,7 @@ from fastsim.boerenbridge_schema import (MAX_SEATS, PIMC_WORLDS, POLICIES, SCORI
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
-from .infostate import SUIT_NAMES, parse_bid_list, parse_history, weighted_summary, ess
+from .infostate import Deal, dealt_masks, SUIT_NAMES, parse_bid_list, parse_history, weighted_summary, ess
 
 GAME = "boerenbridge"
 DEFAULT_SAMPLES = 2_000
@@ -372,66 +372,25 @@ def _check_bids(bids, rules):
                          "may not make that bid")
 
 
-class BoerenbridgeDeal:
+class BoerenbridgeDeal(Deal):
     """A full-information deal played step by step: every hand is known. Same API as the
     information state, plus :meth:`info_state`, :attr:`hands` and :meth:`scores`."""
     game = GAME
-    __slots__ = ("rules", "dealt", "states")
+    __slots__ = ()
 
     def __init__(self, rules, hands, turned, bids, notation="en"):
         if isinstance(turned, str):
             turned = parse_card(turned, notation)
         n = rules.players
-        if len(hands) != n:
-            raise RulesError(f"need {n} hands (one per position), got {len(hands)}")
-        masks = []
-        for hd in hands:
-            if isinstance(hd, str):
-                hd = parse_cards(hd, notation)
-            masks.append(int(hd) if isinstance(hd, (int, np.integer)) else mask_of(hd))
-        total = 0
-        for m in masks:
-            if total & m:
-                raise CardError("a card is dealt to two players")
-            total |= m
+        masks = dealt_masks(hands, n, notation)
         self.rules = rules
         self.dealt = tuple(masks)
         self.states = tuple(BoerenbridgeInfoState.initial(rules, p, masks[p], turned, bids)
                             for p in range(n))
 
     @property
-    def to_move(self):
-        return self.states[0].to_move
-
-    @property
-    def is_terminal(self):
-        return self.states[0].is_terminal
-
-    @property
     def hands(self):
         return tuple(s.hand for s in self.states)
-
-    def info_state(self, position):
-        return self.states[position]
-
-    def legal_actions(self):
-        p = self.to_move
-        return [] if p is None else self.states[p].legal_actions()
-
-    def apply(self, card, notation="en"):
-        p = self.to_move
-        if p is None:
-            raise RulesError("the deal is over: no card can be played")
-        mover = self.states[p].apply(card, notation)  # validates against the rules
-        d = BoerenbridgeDeal.__new__(BoerenbridgeDeal)
-        d.rules = self.rules
-        d.dealt = self.dealt
-        d.states = tuple(mover if q == p else s.apply(card, notation)
-                         for q, s in enumerate(self.states))
-        return d
-
-    def decide(self, policy="heuristic", seed=0, **kw):
-        return self.states[self.to_move].decide(policy=policy, seed=seed, **kw)
 
     def scores(self):
         """Per-position deal scores once the deal is over."""

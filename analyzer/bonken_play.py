@@ -21,7 +21,7 @@ from fastsim.bonken_schema import (CONTRACTS, DOMINO, NO_HEARTS, NO_KH, NO_LAST,
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
-from .infostate import SUIT_NAMES, parse_history, weighted_summary, ess
+from .infostate import Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 
 GAME = "bonken"
 DEFAULT_SAMPLES = 2_000
@@ -337,54 +337,18 @@ class BonkenInfoState:
         return " | ".join(parts).strip(" |")
 
 
-class BonkenDeal:
+class BonkenDeal(Deal):
     """A full-information Bonken round played step by step (all hands known)."""
     game = GAME
-    __slots__ = ("rules", "dealt", "states")
+    __slots__ = ()
+    OVER = "the round is over: no card can be played"
 
     def __init__(self, rules, contract, hands, notation="en"):
-        if len(hands) != 4:
-            raise RulesError(f"need 4 hands, got {len(hands)}")
-        masks = [int(hd) if isinstance(hd, (int, np.integer)) else
-                 mask_of(parse_cards(hd, notation) if isinstance(hd, str) else hd) for hd in hands]
-        total = 0
-        for m in masks:
-            if total & m:
-                raise CardError("a card is dealt to two players")
-            total |= m
+        masks = dealt_masks(hands, 4, notation)
         cid = contract_id(contract) if not isinstance(contract, (int, np.integer)) else int(contract)
         self.rules = rules
         self.dealt = tuple(masks)
         self.states = tuple(BonkenInfoState.initial(rules, cid, p, masks[p]) for p in range(4))
-
-    @property
-    def to_move(self):
-        return self.states[0].to_move
-
-    @property
-    def is_terminal(self):
-        return self.states[0].is_terminal
-
-    def info_state(self, position):
-        return self.states[position]
-
-    def legal_actions(self):
-        p = self.to_move
-        return [] if p is None else self.states[p].legal_actions()
-
-    def apply(self, card, notation="en"):
-        p = self.to_move
-        if p is None:
-            raise RulesError("the round is over: no card can be played")
-        mover = self.states[p].apply(card, notation)
-        d = BonkenDeal.__new__(BonkenDeal)
-        d.rules, d.dealt = self.rules, self.dealt
-        d.states = tuple(mover if q == p else s.apply(card, notation)
-                         for q, s in enumerate(self.states))
-        return d
-
-    def decide(self, policy="heuristic", seed=0, **kw):
-        return self.states[self.to_move].decide(policy=policy, seed=seed, **kw)
 
     def scores(self):
         return list(self.states[0].scores)
@@ -753,46 +717,17 @@ class DominoInfoState:
         return " ".join(move_str(mv, notation) for _, mv in self.moves)
 
 
-class DominoDeal:
+class DominoDeal(Deal):
     """A full-information Domino round played step by step."""
     game = GAME
-    __slots__ = ("rules", "dealt", "states")
+    __slots__ = ()
+    OVER = "the round is over: nothing can be played"
 
     def __init__(self, rules, hands, notation="en"):
-        masks = [int(hd) if isinstance(hd, (int, np.integer)) else
-                 mask_of(parse_cards(hd, notation) if isinstance(hd, str) else hd) for hd in hands]
+        masks = dealt_masks(hands, 4, notation, check=False)
         self.rules = rules
         self.dealt = tuple(masks)
         self.states = tuple(DominoInfoState.initial(rules, p, masks[p]) for p in range(4))
-
-    @property
-    def to_move(self):
-        return self.states[0].to_move
-
-    @property
-    def is_terminal(self):
-        return self.states[0].is_terminal
-
-    def info_state(self, position):
-        return self.states[position]
-
-    def legal_actions(self):
-        p = self.to_move
-        return [] if p is None else self.states[p].legal_actions()
-
-    def apply(self, move, notation="en"):
-        p = self.to_move
-        if p is None:
-            raise RulesError("the round is over: nothing can be played")
-        mover = self.states[p].apply(move, notation)
-        d = DominoDeal.__new__(DominoDeal)
-        d.rules, d.dealt = self.rules, self.dealt
-        d.states = tuple(mover if q == p else s.apply(move, notation)
-                         for q, s in enumerate(self.states))
-        return d
-
-    def decide(self, policy="heuristic", seed=0, **kw):
-        return self.states[self.to_move].decide(policy=policy, seed=seed, **kw)
 
     def scores(self):
         s = self.states[0]

@@ -152,3 +152,63 @@ def render_play(r):
         lines.append(f"{c['card']:<5} {c['value']:>7.2f}  [{lo:7.2f}, {hi:7.2f}]  {make}{mark}")
     lines += ["", f"recommended: {r['recommended']}; {r['policy']} would play {r['policy_choice']}"]
     return lines
+
+
+def dealt_masks(hands, n, notation="en", deck=52, check=True):
+    """Every position's dealt hand (card strings, code lists or masks) as bit masks; with
+    ``check``, exactly ``n`` hands and no card dealt twice (one-line errors)."""
+    import numpy as np
+    from fastsim.cards import CardError, mask_of, parse_cards
+    from fastsim.common import RulesError
+    if check and len(hands) != n:
+        raise RulesError(f"need {n} hands (one per position), got {len(hands)}")
+    masks = [int(hd) if isinstance(hd, (int, np.integer)) else
+             mask_of(parse_cards(hd, notation, deck=deck) if isinstance(hd, str) else hd)
+             for hd in hands]
+    total = 0
+    for m in masks:
+        if check and total & m:
+            raise CardError("a card is dealt to two players")
+        total |= m
+    return masks
+
+
+class Deal:
+    """A full-information deal played step by step (every hand known): one information
+    state per position, all advanced together. Subclasses set ``states`` (and ``rules``,
+    ``dealt``) in ``__init__`` and give ``scores``; ``OVER`` is the message when nothing
+    can be played any more."""
+    __slots__ = ("rules", "dealt", "states")
+    OVER = "the deal is over: no card can be played"
+
+    @property
+    def to_move(self):
+        return self.states[0].to_move
+
+    @property
+    def is_terminal(self):
+        return self.states[0].is_terminal
+
+    def info_state(self, position):
+        return self.states[position]
+
+    def legal_actions(self):
+        p = self.to_move
+        return [] if p is None else self.states[p].legal_actions()
+
+    def apply(self, action, notation="en"):
+        """A new deal with ``action`` played by the player to move (validated by that
+        player's information state, then shown to everyone)."""
+        from fastsim.common import RulesError
+        p = self.to_move
+        if p is None:
+            raise RulesError(self.OVER)
+        mover = self.states[p].apply(action, notation)
+        d = type(self).__new__(type(self))
+        d.rules, d.dealt = self.rules, self.dealt
+        d.states = tuple(mover if q == p else s.apply(action, notation)
+                         for q, s in enumerate(self.states))
+        return d
+
+    def decide(self, policy="heuristic", seed=0, **kw):
+        return self.states[self.to_move].decide(policy=policy, seed=seed, **kw)

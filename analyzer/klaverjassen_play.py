@@ -21,7 +21,7 @@ from fastsim.klaverjassen_schema import (LAST_TRICK, PIMC_WORLDS, POLICIES, TRUM
                                          build_rules)
 from fastsim.klaverjassen_nb import FULL32, roem_nb
 from fastsim.rng import check_seed
-from .infostate import SUIT_NAMES, parse_history, weighted_summary, ess
+from .infostate import Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 
 GAME = "klaverjassen"
 DEFAULT_SAMPLES = 2_000
@@ -321,56 +321,18 @@ class KlaverjassenInfoState:
         return " | ".join(parts).strip(" |")
 
 
-class KlaverjassenDeal:
+class KlaverjassenDeal(Deal):
     """A full-information Klaverjassen deal played step by step (all hands known)."""
     game = GAME
-    __slots__ = ("rules", "dealt", "states")
+    __slots__ = ()
 
     def __init__(self, rules, hands, trump, caller, notation="en"):
-        if len(hands) != 4:
-            raise RulesError(f"need 4 hands, got {len(hands)}")
-        masks = [int(hd) if isinstance(hd, (int, np.integer)) else
-                 mask_of(parse_cards(hd, notation, deck=32) if isinstance(hd, str) else hd)
-                 for hd in hands]
-        total = 0
-        for m in masks:
-            if total & m:
-                raise CardError("a card is dealt to two players")
-            total |= m
+        masks = dealt_masks(hands, 4, notation, deck=32)
         tr = parse_suit(trump, notation) if isinstance(trump, str) else int(trump)
         self.rules = rules
         self.dealt = tuple(masks)
         self.states = tuple(KlaverjassenInfoState.initial(rules, p, masks[p], tr, caller)
                             for p in range(4))
-
-    @property
-    def to_move(self):
-        return self.states[0].to_move
-
-    @property
-    def is_terminal(self):
-        return self.states[0].is_terminal
-
-    def info_state(self, position):
-        return self.states[position]
-
-    def legal_actions(self):
-        p = self.to_move
-        return [] if p is None else self.states[p].legal_actions()
-
-    def apply(self, card, notation="en"):
-        p = self.to_move
-        if p is None:
-            raise RulesError("the deal is over: no card can be played")
-        mover = self.states[p].apply(card, notation)
-        d = KlaverjassenDeal.__new__(KlaverjassenDeal)
-        d.rules, d.dealt = self.rules, self.dealt
-        d.states = tuple(mover if q == p else s.apply(card, notation)
-                         for q, s in enumerate(self.states))
-        return d
-
-    def decide(self, policy="heuristic", seed=0, **kw):
-        return self.states[self.to_move].decide(policy=policy, seed=seed, **kw)
 
     def scores(self):
         return self.states[0].final_scores()
