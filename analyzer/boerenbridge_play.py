@@ -23,7 +23,7 @@ from fastsim.boerenbridge_schema import (MAX_SEATS, PIMC_WORLDS, POLICIES, SCORI
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
-from .infostate import Deal, dealt_masks, SUIT_NAMES, parse_bid_list, parse_history, weighted_summary, ess
+from .infostate import check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_bid_list, parse_history, weighted_summary, ess
 
 GAME = "boerenbridge"
 DEFAULT_SAMPLES = 2_000
@@ -146,37 +146,13 @@ class BoerenbridgeInfoState:
         if hand_size is not None and int(hand_size) != h:
             raise RulesError(f"hand of the wrong size: {len(codes)} cards held after playing "
                              f"{len(mine)} makes {h}, not the hand size {hand_size}")
-        if len(set(mine)) != len(mine):
-            dup = next(c for c in mine if mine.count(c) > 1)
-            raise CardError(f"history: {card_str(dup, notation)} was played twice")
-        if set(codes) & set(mine):
-            dup = sorted(set(codes) & set(mine))[0]
-            raise CardError(f"history: {card_str(dup, notation)} was played by position "
-                            f"{position} but is still in the hand")
+        check_own_cards(codes, mine, position, notation)
         bid_vals = parse_bid_list(bids, n)
         s = cls.initial(rules, position, codes + mine, turned, bid_vals)
-        k = 0
-        for i, tr in enumerate(tricks):
-            for j, c in enumerate(tr):
-                try:
-                    s = s.apply(c, notation=notation)
-                except (RulesError, CardError) as e:
-                    raise type(e)(f"history trick {i + 1}, card {j + 1} "
-                                  f"({card_str(c, notation)}): {e}") from None
-                k += 1
-        if require_turn:
-            if s.is_terminal:
-                raise RulesError("the history finishes the deal: there is no card left to play")
-            if s.to_move != position:
-                raise RulesError(f"the history says it is position {s.to_move}'s turn, "
-                                 f"not position {position}'s")
-        return s
+        return replay(s, tricks, position, notation, require_turn, "deal")
 
     def _copy(self):
-        s = BoerenbridgeInfoState.__new__(BoerenbridgeInfoState)
-        for a in self.__slots__:
-            setattr(s, a, getattr(self, a))
-        return s
+        return copy_state(self)
 
     # ------------------------------------------------------------------ queries
     @property

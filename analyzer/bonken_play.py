@@ -21,7 +21,7 @@ from fastsim.bonken_schema import (CONTRACTS, DOMINO, NO_HEARTS, NO_KH, NO_LAST,
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
-from .infostate import Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
+from .infostate import check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 
 GAME = "bonken"
 DEFAULT_SAMPLES = 2_000
@@ -144,37 +144,15 @@ class BonkenInfoState:
             mine += [c for j, c in enumerate(tr) if (leader + j) % 4 == position]
             if len(tr) == 4:
                 leader = _winner(tr, leader, trump)
-        if len(set(mine)) != len(mine):
-            dup = next(c for c in mine if mine.count(c) > 1)
-            raise CardError(f"history: {card_str(dup, notation)} was played twice")
-        if set(codes) & set(mine):
-            dup = sorted(set(codes) & set(mine))[0]
-            raise CardError(f"history: {card_str(dup, notation)} was played by position "
-                            f"{position} but is still in the hand")
+        check_own_cards(codes, mine, position, notation)
         if len(codes) + len(mine) != 13:
             raise RulesError(f"hand of the wrong size: {len(codes)} cards held after playing "
                              f"{len(mine)} makes {len(codes) + len(mine)}, not 13")
         s = cls.initial(rules, cid, position, codes + mine)
-        for i, tr in enumerate(tricks):
-            for j, c in enumerate(tr):
-                try:
-                    s = s.apply(c, notation=notation)
-                except (RulesError, CardError) as e:
-                    raise type(e)(f"history trick {i + 1}, card {j + 1} "
-                                  f"({card_str(c, notation)}): {e}") from None
-        if require_turn:
-            if s.is_terminal:
-                raise RulesError("the history finishes the round: there is no card left to play")
-            if s.to_move != position:
-                raise RulesError(f"the history says it is position {s.to_move}'s turn, "
-                                 f"not position {position}'s")
-        return s
+        return replay(s, tricks, position, notation, require_turn, "round")
 
     def _copy(self):
-        s = BonkenInfoState.__new__(BonkenInfoState)
-        for a in self.__slots__:
-            setattr(s, a, getattr(self, a))
-        return s
+        return copy_state(self)
 
     @property
     def t(self):
@@ -567,13 +545,7 @@ class DominoInfoState:
                 if p == position:
                     mine.append(mv)
             p = (p + 1) % 4
-        if len(set(mine)) != len(mine):
-            dup = next(c for c in mine if mine.count(c) > 1)
-            raise CardError(f"history: {card_str(dup, notation)} was played twice")
-        if set(codes) & set(mine):
-            dup = sorted(set(codes) & set(mine))[0]
-            raise CardError(f"history: {card_str(dup, notation)} was played by position "
-                            f"{position} but is still in the hand")
+        check_own_cards(codes, mine, position, notation)
         if len(codes) + len(mine) != 13:
             raise RulesError(f"hand of the wrong size: {len(codes)} cards held after playing "
                              f"{len(mine)} makes {len(codes) + len(mine)}, not 13")
@@ -592,10 +564,7 @@ class DominoInfoState:
         return s
 
     def _copy(self):
-        s = DominoInfoState.__new__(DominoInfoState)
-        for a in self.__slots__:
-            setattr(s, a, getattr(self, a))
-        return s
+        return copy_state(self)
 
     @property
     def is_terminal(self):

@@ -212,3 +212,47 @@ class Deal:
 
     def decide(self, policy="heuristic", seed=0, **kw):
         return self.states[self.to_move].decide(policy=policy, seed=seed, **kw)
+
+
+def check_own_cards(codes, mine, position, notation="en"):
+    """The cards of my hand now (``codes``) and those the history says I played
+    (``mine``): none played twice, none both played and held (one-line CardError)."""
+    from fastsim.cards import CardError, card_str
+    if len(set(mine)) != len(mine):
+        dup = next(c for c in mine if mine.count(c) > 1)
+        raise CardError(f"history: {card_str(dup, notation)} was played twice")
+    if set(codes) & set(mine):
+        dup = sorted(set(codes) & set(mine))[0]
+        raise CardError(f"history: {card_str(dup, notation)} was played by position "
+                        f"{position} but is still in the hand")
+
+
+def replay(state, tricks, position, notation="en", require_turn=True, what="deal"):
+    """Apply the history's tricks to the initial ``state`` (each card checked against the
+    rules, errors naming the trick and card); with ``require_turn`` it must then be
+    ``position``'s turn."""
+    from fastsim.cards import CardError, card_str
+    from fastsim.common import RulesError
+    for i, tr in enumerate(tricks):
+        for j, c in enumerate(tr):
+            try:
+                state = state.apply(c, notation=notation)
+            except (RulesError, CardError) as e:
+                raise type(e)(f"history trick {i + 1}, card {j + 1} "
+                              f"({card_str(c, notation)}): {e}") from None
+    if require_turn:
+        if state.is_terminal:
+            raise RulesError(f"the history finishes the {what}: there is no card left to play")
+        if state.to_move != position:
+            raise RulesError(f"the history says it is position {state.to_move}'s turn, "
+                             f"not position {position}'s")
+    return state
+
+
+def copy_state(state):
+    """A shallow copy of a ``__slots__`` information state (states are immutable: apply
+    returns a changed copy)."""
+    s = type(state).__new__(type(state))
+    for a in state.__slots__:
+        setattr(s, a, getattr(state, a))
+    return s

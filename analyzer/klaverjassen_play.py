@@ -21,7 +21,7 @@ from fastsim.klaverjassen_schema import (LAST_TRICK, PIMC_WORLDS, POLICIES, TRUM
                                          build_rules)
 from fastsim.klaverjassen_nb import FULL32, roem_nb
 from fastsim.rng import check_seed
-from .infostate import Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
+from .infostate import check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 
 GAME = "klaverjassen"
 DEFAULT_SAMPLES = 2_000
@@ -141,37 +141,15 @@ class KlaverjassenInfoState:
             if len(t) == 4:
                 _, _, leader, _, _, _ = pq.trick_state_nb(_arr(t), 4, leader, tr)
                 leader = int(leader)
-        if len(set(mine)) != len(mine):
-            dup = next(c for c in mine if mine.count(c) > 1)
-            raise CardError(f"history: {card_str(dup, notation)} was played twice")
-        if set(codes) & set(mine):
-            dup = sorted(set(codes) & set(mine))[0]
-            raise CardError(f"history: {card_str(dup, notation)} was played by position "
-                            f"{position} but is still in the hand")
+        check_own_cards(codes, mine, position, notation)
         if len(codes) + len(mine) != 8:
             raise RulesError(f"hand of the wrong size: {len(codes)} cards held after playing "
                              f"{len(mine)} makes {len(codes) + len(mine)}, not 8")
         s = cls.initial(rules, position, codes + mine, tr, caller)
-        for i, t in enumerate(tricks):
-            for j, c in enumerate(t):
-                try:
-                    s = s.apply(c, notation=notation)
-                except (RulesError, CardError) as e:
-                    raise type(e)(f"history trick {i + 1}, card {j + 1} "
-                                  f"({card_str(c, notation)}): {e}") from None
-        if require_turn:
-            if s.is_terminal:
-                raise RulesError("the history finishes the deal: there is no card left to play")
-            if s.to_move != position:
-                raise RulesError(f"the history says it is position {s.to_move}'s turn, "
-                                 f"not position {position}'s")
-        return s
+        return replay(s, tricks, position, notation, require_turn, "deal")
 
     def _copy(self):
-        s = KlaverjassenInfoState.__new__(KlaverjassenInfoState)
-        for a in self.__slots__:
-            setattr(s, a, getattr(self, a))
-        return s
+        return copy_state(self)
 
     @property
     def t(self):
