@@ -256,3 +256,17 @@ def copy_state(state):
     for a in state.__slots__:
         setattr(s, a, getattr(state, a))
     return s
+
+
+def sample_hidden(kernel, state, constraint, count, seed=0, start=0):
+    """The hidden hands of a 4-player trick game's play query: ``(worlds, logw)`` from the
+    game's compiled sampler ``kernel`` (``constraint``: its per-player card constraints,
+    e.g. shown voids)."""
+    import numpy as np
+    from fastsim.rng import check_seed
+    a = state.kernel_args()
+    out_w = np.zeros((count, 4), dtype=np.int64)
+    out_l = np.zeros(count, dtype=np.float64)
+    kernel(check_seed(seed), state.position, a["hand"], a["played"], state.t, state.leader,
+           a["tn"], a[constraint], np.int64(start), np.int64(count), out_w, out_l)
+    return out_w, out_l

@@ -21,7 +21,7 @@ from fastsim.klaverjassen_schema import (LAST_TRICK, PIMC_WORLDS, POLICIES, TRUM
                                          build_rules)
 from fastsim.klaverjassen_nb import FULL32, roem_nb
 from fastsim.rng import check_seed
-from .infostate import check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
+from .infostate import sample_hidden, check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 
 GAME = "klaverjassen"
 DEFAULT_SAMPLES = 2_000
@@ -342,13 +342,7 @@ def positions_from_record(rec, variants=(), notation="en"):
 
 def sample_worlds(state, count, seed=0, start=0):
     """The hidden hands the play query samples: ``(worlds, logw)``."""
-    a = state.kernel_args()
-    out_w = np.zeros((count, 4), dtype=np.int64)
-    out_l = np.zeros(count, dtype=np.float64)
-    pq.sample_worlds_nb(check_seed(seed), state.position, a["hand"], a["played"], state.t,
-                        state.leader, a["tn"], a["forbid"], np.int64(start), np.int64(count),
-                        out_w, out_l)
-    return out_w, out_l
+    return sample_hidden(pq.sample_worlds_nb, state, "forbid", count, seed, start)
 
 
 def _determined(state, policy):
