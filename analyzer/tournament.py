@@ -1,8 +1,10 @@
 """Duplicate tournaments: every deal is played once for every seating of the policies, so
 the cards cancel out, and each policy's mean score is compared with paired differences.
 
-Seat ``s`` plays ``policies[(s + r) % k]`` in rotation ``r`` (``r = 0 .. seats − 1``), the
-same seed — hence the same cards — in every rotation. In Klaverjassen, a team game, more
+Seat ``s`` plays ``policies[(s + r) % k]`` in rotation ``r`` (``r = 0 .. k − 1`` for ``k``
+policies), the same seed — hence the same cards — in every rotation: over the ``k``
+rotations every policy sits in every seat exactly once, for any number of seats
+(``seatings``). In Klaverjassen, a team game, more
 than two policies are compared pair by pair (each pair as the two teams). A policy's score for one deal (or
 game) is the mean over all its seats and rotations; the 95% intervals come from the
 spread of these per-deal values, and the difference of two policies from their per-deal
@@ -14,6 +16,17 @@ from fastsim.common import RulesError
 from .stats_core import Z95
 
 from . import games as registry
+
+
+def seatings(k, seats):
+    """The duplicate seatings of ``k`` policies on ``seats`` seats: rotation ``r`` puts
+    policy ``(s + r) % k`` in seat ``s``. Over the ``k`` rotations each seat holds each
+    policy exactly once, whether or not ``k`` divides the number of seats (with 3 policies
+    on 4 seats one policy sits twice at the table in each rotation — a different one each
+    time — and every seat still sees every policy once)."""
+    if k < 1 or seats < 1:
+        raise RulesError(f"cannot seat {k} policies on {seats} seats")
+    return [[(s + r) % k for s in range(seats)] for r in range(k)]
 
 
 def _runner(entry, n_units, whole_games, seed, options, worlds, threads):
@@ -61,8 +74,8 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
         """(units, len(group)) mean score per deal of each policy of ``group``."""
         sums = np.zeros((n, len(group)))
         counts = np.zeros(len(group))
-        for r in range(seats):
-            seating = [group[(s + r) % len(group)] for s in range(seats)]
+        for rotation in seatings(len(group), seats):
+            seating = [group[i] for i in rotation]
             scores = run(seating)
             for s, p in enumerate(seating):
                 sums[:, group.index(p)] += scores[:, s]
@@ -101,7 +114,9 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
                 m, c, sig = ci(per_unit[:, i] - per_unit[:, j])
                 pairs.append({"a": names[i], "b": names[j], "difference": m, "ci": c,
                               "significant": bool(sig)})
-    return {"game": game, "unit": unit, "units": n, "seatings": seats, "seed": seed,
+    return {"game": game, "unit": unit, "units": n,
+            "seatings": len(seatings(2 if getattr(entry, "TEAM_GAME", False) else k, seats)),
+            "seed": seed,
             "policies": rows, "pairs": pairs, "variants": list(variants),
             "worlds": worlds if "pimc" in names else None}
 

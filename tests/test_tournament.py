@@ -3,7 +3,7 @@ import json
 import numpy as np
 import pytest
 
-from analyzer.tournament import tournament
+from analyzer.tournament import seatings, tournament
 from conftest import run_cli
 
 
@@ -15,16 +15,50 @@ def test_duplicate_scores_are_seat_balanced():
     # recompute by hand: seat s plays [h, r][(s + rot) % 2]
     rules = bb.build_rules(players=4, hand_size=5)
     sums = np.zeros((500, 2))
-    for rot in range(4):
+    for rot in range(2):
         names = [["heuristic", "random"][(s + rot) % 2] for s in range(4)]
         pols = bb.parse_seat_policies(4, "heuristic", [f"{s}={p}" for s, p in enumerate(names)])
         sc = bb.simulate(rules, 500, seed=3, policies=pols).deals["scores"]
         for s, p in enumerate(names):
             sums[:, 0 if p == "heuristic" else 1] += sc[:, s]
-    per = sums / 8
+    per = sums / 4
     assert r["policies"][0]["mean_score"] == pytest.approx(per[:, 0].mean())
     assert r["pairs"][0]["difference"] == pytest.approx((per[:, 0] - per[:, 1]).mean())
     assert r["pairs"][0]["significant"] and r["pairs"][0]["ci"][0] > 0
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 5])
+@pytest.mark.parametrize("seats", [3, 4, 5, 6, 7])
+def test_every_policy_sits_in_every_seat_equally_often(k, seats):
+    rot = seatings(k, seats)
+    counts = np.zeros((seats, k), dtype=int)
+    for seating in rot:
+        assert len(seating) == seats
+        for s, p in enumerate(seating):
+            counts[s, p] += 1
+    assert (counts == counts[0, 0]).all() and counts[0, 0] >= 1, counts
+    assert len({tuple(x) for x in rot}) == len(rot)      # no seating played twice
+
+
+def test_three_policies_on_four_seats_are_balanced():
+    """3 policies on 4 seats (3 does not divide 4): the tournament's means are the means
+    over the balanced seatings, each policy weighted by the seats it held."""
+    from fastsim import boerenbridge as bb
+    names = ["heuristic", "random", "pimc"]
+    r = tournament("boerenbridge", ",".join(names), 200, seed=5, hand_size=4, players=4, worlds=4)
+    assert r["seatings"] == 3
+    rules = bb.build_rules(players=4, hand_size=4)
+    sums, slots = np.zeros((200, 3)), np.zeros(3)
+    for seating in ([names[i] for i in rot] for rot in seatings(3, 4)):
+        pols = bb.parse_seat_policies(4, "heuristic", [f"{s}={p}" for s, p in enumerate(seating)])
+        sc = bb.simulate(rules, 200, seed=5, policies=pols, worlds=4).deals["scores"]
+        for s, p in enumerate(seating):
+            sums[:, names.index(p)] += sc[:, s]
+            slots[names.index(p)] += 1
+    assert (slots == 4).all()
+    per = sums / slots
+    for i, row in enumerate(r["policies"]):
+        assert row["mean_score"] == pytest.approx(per[:, i].mean())
 
 
 @pytest.mark.parametrize("game,extra", [("bonken", ["--games", 40]), ("klaverjassen", ["--deals", 400]),
