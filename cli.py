@@ -5,9 +5,13 @@ The project's own input errors end in one line on stderr (``troef: error: …``)
 code 2; anything else is a bug and shows as one.
 """
 import json
+import os
 import sys
 
 import click
+
+if sys.platform.startswith("linux") and os.uname().machine == "x86_64":  # see docs/architecture.md A-8
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "jemalloc")
 
 EXIT_USAGE = 2
 GAMES = ("boerenbridge", "klaverjassen", "bonken", "boonaken")   # = analyzer.games.NAMES
@@ -46,8 +50,7 @@ class TroefGroup(click.Group):
         except BrokenPipeError:
             sys.exit(0)
         except MemoryError as e:
-            detail = str(e).splitlines()[0] if str(e) else "cannot allocate the arrays"
-            click.echo(f"troef: error: out of memory: {detail}", err=True)
+            click.echo(f"troef: error: out of memory: {(str(e) or 'cannot allocate the arrays').splitlines()[0]}", err=True)
             sys.exit(EXIT_USAGE)
         sys.exit(rv if isinstance(rv, int) else 0)
 
@@ -98,8 +101,7 @@ def _query_json(r, game, recommended="recommended"):
 
 
 def _emit(lines):
-    for line in lines:
-        click.echo(line)
+    for line in lines: click.echo(line)  # noqa: E701
 
 
 # ---------------------------------------------------------------- shared options
@@ -150,8 +152,7 @@ def _simulate_command(game):
     own = [click.option(*decl, **attrs) for decl, attrs in entry.CLI_OPTIONS]
     units = entry.UNITS["games"]
 
-    @click.command(game, help=f"Simulate {entry.TITLE} (docs/rules.md#{game}): single deals "
-                                 f"or whole {units}s, in memory, to a file or a dataset folder.")
+    @click.command(game, help=f"Simulate {entry.TITLE} (docs/rules.md#{game}): single deals or whole {units}s, in memory, to a file or a dataset folder.")
     @_opts(*own)
     @click.option("--deals", type=int, default=None, help=f"Independent deals (default {entry.DEFAULT_COUNT['deal']:,}).")
     @click.option(*entry.GAMES_OPTION, "games", type=int, default=None, help=f"Whole {units}es." if units.endswith("h") else f"Whole {units}s.")
@@ -187,8 +188,7 @@ def _simulate(entry, kw):
                 progress=kw["progress"], record_path=kw["record_play"], force=kw["force"])
     except KeyboardInterrupt as e:     # click would turn it into Abort and drop the note
         where = getattr(e, "troef_dataset", None)
-        click.echo("troef: interrupted" + (f": {where}; run the same command with --resume"
-                                           " to continue" if where else ""), err=True)
+        click.echo("troef: interrupted" + (f": {where}; run the same command with --resume to continue" if where else ""), err=True)
         raise click.exceptions.Exit(143 if type(e).__name__ == "Terminated" else 130) from None
     p = o.payload(spec)
     if kw["as_json"]:

@@ -12,8 +12,11 @@ def contract_score(df, feature="strength_band", by=("contract",)):
     """Mean score per contract by a hand feature (``strength_band`` = the no-trump trick
     strength rounded to whole tricks)."""
     if feature == "strength_band" and feature not in df.columns:
-        df = df.assign(strength_band=df["strength"].round().astype("int8"))
-    keys = _check_keys(df, list(by) + [feature])
+        # a key Series, not a copy of the frame with one more column
+        band = df["strength"].round().astype("int8").rename("strength_band")
+        keys = [df[k] for k in _check_keys(df, list(by))] + [band]
+    else:
+        keys = _check_keys(df, list(by) + [feature])
     return _mean_table(df.groupby(keys, observed=True), "score", "mean_score").reset_index()
 
 
@@ -21,14 +24,18 @@ def chooser_value(df):
     """Per contract: the chooser's mean score against the other three, and the difference
     with a 95% Welch interval (the value of choosing this contract with your own hand)."""
     rows = []
-    for c, part in df.groupby("contract", observed=True):
-        ch, ot = part[part["chooser"]], part[~part["chooser"]]
-        if len(ch) < 2 or len(ot) < 2:
+    # one pass: count, mean and sd of the score per (contract, chooser) — no row copies
+    g = df.groupby(["contract", "chooser"], observed=True)["score"].agg(["count", "mean", "std"])
+    for c in g.index.get_level_values(0).unique():
+        if (c, True) not in g.index or (c, False) not in g.index:
             continue
-        d, lo, hi = _welch(ch["score"].mean(), ch["score"].std(), len(ch),
-                           ot["score"].mean(), ot["score"].std(), len(ot))
-        rows.append({"contract": c, "n_chooser": len(ch), "n_others": len(ot),
-                     "chooser_score": ch["score"].mean(), "others_score": ot["score"].mean(),
+        ch, ot = g.loc[(c, True)], g.loc[(c, False)]
+        if ch["count"] < 2 or ot["count"] < 2:
+            continue
+        d, lo, hi = _welch(ch["mean"], ch["std"], int(ch["count"]),
+                           ot["mean"], ot["std"], int(ot["count"]))
+        rows.append({"contract": c, "n_chooser": int(ch["count"]), "n_others": int(ot["count"]),
+                     "chooser_score": ch["mean"], "others_score": ot["mean"],
                      "chooser_gain": d, "chooser_gain_lo": lo, "chooser_gain_hi": hi})
     return pd.DataFrame(rows)
 

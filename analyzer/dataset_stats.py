@@ -324,8 +324,12 @@ def results_stats(paths, by=None, which=(), feature=None):
         tables, n_rows = dataset_stats(paths, keys, which or entry.STATS,
                                        feature or entry.DEFAULT_FEATURE)
         return tables, n_rows, notes
-    frames = []
+    import pyarrow as pa
     import pyarrow.dataset as pads
+    # only the columns the statistics read, and only the rows they use (the game's
+    # STATS_ROWS filter, applied batch by batch while scanning), converted to pandas once
+    rows = entry.STATS_ROWS() if hasattr(entry, "STATS_ROWS") else None
+    tables = []
     for path, files, meta in metas:
         try:
             fmt = pads.ParquetFileFormat(default_fragment_scan_options=pads.ParquetFragmentScanOptions(
@@ -333,12 +337,15 @@ def results_stats(paths, by=None, which=(), feature=None):
             d = pads.dataset(files, format=fmt)
             want = set(entry.STATS_COLUMNS) | {feature or entry.DEFAULT_FEATURE}
             cols = [c for c in d.schema.names if c in want]
-            df = d.to_table(columns=cols).to_pandas()
+            # few batches in flight: the scan's memory stays near the result's
+            tables.append(d.scanner(columns=cols, filter=rows, batch_readahead=2,
+                                    fragment_readahead=1).to_table())
         except Exception as e:  # pyarrow raises several types for bad files or columns
             raise ValueError(f"cannot read {path}: {str(e).splitlines()[0]}") from None
-        df["source"] = source_name(path)
-        frames.append(df)
-    df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+    del tables
+    df = table.to_pandas(self_destruct=True, split_blocks=True)
+    del table
     try:
         tables = entry.stats(df, which, by, feature)
     except KeyError as e:

@@ -203,6 +203,13 @@ def tournament_setup(whole, variant=()):
 # the columns its statistics read (plus --feature): nothing else is loaded
 STATS_COLUMNS = ("caller", "margin", "nat", "pit", "position", "seat", "deal", "roem", "game_index", "team", "team_score")
 STATS = ("trump_value", "nat_pit", "roem", "position", "matches")
+
+
+def STATS_ROWS():
+    """The rows the statistics use: the caller's (trump value, nat/pit, position) and the
+    first two seats, one per team (roem, deal counts, matches) — the rest is not read."""
+    import pyarrow.dataset as pads
+    return pads.field("caller") | (pads.field("seat") < 2)
 DEFAULT_FEATURE = "trump_count"
 
 
