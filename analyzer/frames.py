@@ -32,33 +32,18 @@ import numpy as np
 import pandas as pd
 
 from fastsim.boerenbridge_nb import hand_values_nb
+from fastsim.features_nb import RANK_MASK, SMALL_FEATURES, hand_features_nb
 from fastsim.boerenbridge_schema import GAME, POLICY_NAMES
 from .summary import positions_of
 
 SUIT_LABELS = ["S", "H", "D", "C", "NT"]
-RANK_MASK = 0x1FFF
 
 
 def hand_features(hands, trumps):
     """Feature columns of hands (int64 masks) under their trump suit (−1 = none)."""
-    hands = np.asarray(hands, dtype=np.int64)
-    trumps = np.asarray(trumps, dtype=np.int64)
-    suit_len = np.stack([np.bitwise_count((hands >> (16 * s)) & RANK_MASK) for s in range(4)],
-                        axis=1).astype(np.int8)
-    has_trump = trumps >= 0
-    t = np.where(has_trump, trumps, 0)
-    trump_ranks = np.where(has_trump, (hands >> (16 * t)) & RANK_MASK, 0)
-    is_trump_suit = (np.arange(4)[None, :] == trumps[:, None])
-    rank_bit = lambda r: np.stack([(hands >> (16 * s + r)) & 1 for s in range(4)], axis=1)  # noqa: E731
-    return {
-        "trump_count": np.bitwise_count(trump_ranks).astype(np.int8),
-        "high_trumps": np.bitwise_count(trump_ranks >> 9).astype(np.int8),
-        "aces": rank_bit(12).sum(axis=1).astype(np.int8),
-        "kings": rank_bit(11).sum(axis=1).astype(np.int8),
-        "voids": ((suit_len == 0) & ~is_trump_suit).sum(axis=1).astype(np.int8),
-        "longest_suit": suit_len.max(axis=1).astype(np.int8),
-        "strength": (hand_values_nb(hands, trumps) / 100.0).astype(np.float32),
-    }
+    small, strength = hand_features_nb(np.ascontiguousarray(hands, dtype=np.int64),
+                                       np.ascontiguousarray(trumps, dtype=np.int64))
+    return dict(zip(SMALL_FEATURES, small)) | {"strength": strength}
 
 
 def tidy(result):
@@ -67,8 +52,34 @@ def tidy(result):
     return of_result(result).tidy(result)
 
 
+def arrow_table(cols):
+    """Columns (numpy arrays; ``pd.Categorical`` for the categories) → a pyarrow Table of
+    exactly the types ``pa.Table.from_pandas(pd.DataFrame(cols))`` gives, without building
+    the DataFrame (numeric columns are not copied)."""
+    import pyarrow as pa
+    arrays = {}
+    for name, v in cols.items():
+        if isinstance(v, pd.Categorical):
+            arrays[name] = pa.DictionaryArray.from_arrays(
+                pa.array(v.codes), pa.array(v.categories))
+        else:
+            arrays[name] = pa.array(v)
+    return pa.table(arrays)
+
+
 def tidy_boerenbridge(result):
     """A :class:`fastsim.boerenbridge.Result` → tidy DataFrame (see the module doc)."""
+    return pd.DataFrame(columns_boerenbridge(result))
+
+
+def arrow_boerenbridge(result):
+    """The same table as :func:`tidy_boerenbridge`, straight into Arrow (the streamed
+    results path)."""
+    return arrow_table(columns_boerenbridge(result))
+
+
+def columns_boerenbridge(result):
+    """The tidy table's columns, as a dict of arrays (see the module doc)."""
     d = result.deals
     n = result.rules.players
     rows = len(d["deal"])
@@ -99,7 +110,7 @@ def tidy_boerenbridge(result):
         "exact": (d["bids"] == d["tricks"]).ravel(),
     }
     cols.update(hand_features(hands, trump))
-    return pd.DataFrame(cols)
+    return cols
 
 
 def bonken_features(hands):

@@ -170,8 +170,36 @@ class LocalBackend:
         return False
 
     def run(self, spec, indices, mode):
-        for i in indices:
-            yield compute_chunk(spec, i, mode)
+        if mode != "parquet":
+            for i in indices:
+                yield compute_chunk(spec, i, mode)
+            return
+        # streamed: chunk i is encoded to Parquet in a second thread (pyarrow, no kernels,
+        # the GIL released) while chunk i+1 plays; chunks still come out in order
+        from concurrent.futures import ThreadPoolExecutor
+        from .stream import chunk_table, parquet_bytes
+
+        def encode(table, out):
+            out.data = parquet_bytes(table)
+            return out
+        with ThreadPoolExecutor(1, thread_name_prefix="troef-encode") as pool:
+            pending = None
+            for i in indices:
+                start, count = spec.chunk_range(i)
+                with _KERNEL_LOCK:
+                    res = spec.simulate(start, count, record=False)
+                    part = spec.entry.partials(res)
+                    table = chunk_table(res, spec, i, part)
+                del res
+                out = ChunkOut(index=i, start=start, units=count, deals=part["deals"],
+                               partials=part, rows=table.num_rows)
+                nxt = pool.submit(encode, table, out)
+                del table
+                if pending is not None:
+                    yield pending.result()
+                pending = nxt
+            if pending is not None:
+                yield pending.result()
 
 
 def progress_default(units, setup=None):

@@ -44,10 +44,10 @@ def write_parquet(result, path, force=False):
     """Write the tidy table atomically; returns the number of rows."""
     import pyarrow as pa
     import pyarrow.parquet as pq
-    from .games import of_result
+    from .games import arrow_table, of_result
     check_output(path, force)
     entry = of_result(result)
-    table = pa.Table.from_pandas(entry.tidy(result), preserve_index=False)
+    table = arrow_table(entry, result)
     meta = dict(table.schema.metadata or {})
     meta[META_KEY] = json.dumps(entry.metadata(result)).encode()
     table = table.replace_schema_metadata(meta)

@@ -14,6 +14,7 @@ written once for all four games:
 ``simulate(setup, n, seed, policies, start, threads, record, worlds)``  the compiled
                               engine on units ``[start, start + n)``; returns its Result
 ``tidy(result)``              one row per deal (or match) and seat, as a DataFrame
+``arrow(result)``             (optional) the same table built straight into Arrow
 ``metadata(result)``          the run's set-up as stored with results files
 ``records(result)``           the recorded play, one JSON-able dict per deal
 ``partials(result)``          summary sums of one chunk (integers only, JSON-able)
@@ -70,6 +71,15 @@ def concat_results(results, arrays=("deals", "games", "play")):
                      for k in getattr(first, name)}
               for name in arrays if getattr(first, name, None) is not None}
     return replace(first, **joined)
+
+
+def arrow_table(entry, result):
+    """The tidy table of ``result`` as a pyarrow Table: the entry's own Arrow builder where
+    it has one (no pandas on the results path), else from its DataFrame."""
+    if hasattr(entry, "arrow"):
+        return entry.arrow(result)
+    import pyarrow as pa
+    return pa.Table.from_pandas(entry.tidy(result), preserve_index=False)
 
 
 def resolve(entry, deals, games, options):

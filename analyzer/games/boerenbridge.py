@@ -75,6 +75,12 @@ def tidy(result):
     return tidy_boerenbridge(result)
 
 
+def arrow(result):
+    """The tidy table as a pyarrow Table, built without pandas (streamed results)."""
+    from ..frames import arrow_boerenbridge
+    return arrow_boerenbridge(result)
+
+
 def metadata(result):
     r = result.rules
     return {"game": GAME, "players": r.players, "schedule": list(r.schedule),
