@@ -16,6 +16,22 @@ from .stats_core import Z95
 from . import games as registry
 
 
+def _resolve_policy(entry, p):
+    """One ``--policies`` entry: a built-in name, or ``PATH.py:FUNCTION`` (a policy of your
+    own, loaded and checked now; played through :mod:`analyzer.agents`)."""
+    from . import agents
+    p = p.strip()
+    if agents.is_user_spec(p):
+        if not getattr(entry, "USER_POLICIES", False):
+            raise agents.PolicyError(f"{entry.NAME}: a policy of your own is not supported yet")
+        agents.load_policy(p)
+        return p
+    if p.lower() not in entry.POLICIES:
+        raise RulesError(f"policy {p.lower()!r} is not available for {entry.NAME}; "
+                         f"known: {', '.join(entry.POLICIES)}")
+    return p.lower()
+
+
 def _runner(entry, n_units, whole_games, seed, options, worlds, threads):
     """A function seat→policy names → (units, seats) score matrix, the seat count and
     the unit."""
@@ -36,13 +52,10 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
                "variant": tuple(variants) or None}
     registry.check_options(entry, options)
     options = {k: v for k, v in options.items() if v is not None}
-    names = [p.strip().lower() for p in (policies.split(",") if isinstance(policies, str) else policies)]
+    names = [_resolve_policy(entry, p) for p in
+             (policies.split(",") if isinstance(policies, str) else policies)]
     if len(names) < 2 or len(set(names)) != len(names):
         raise RulesError("give at least two different policies, e.g. heuristic,random")
-    for p in names:
-        if p not in entry.POLICIES:
-            raise RulesError(f"policy {p!r} is not available for {game}; "
-                             f"known: {', '.join(entry.POLICIES)}")
     if n is None:
         n = entry.TOURNAMENT_DEFAULT.get("game" if whole_games else "deal",
                                          min(entry.TOURNAMENT_DEFAULT.values()))
