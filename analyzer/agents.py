@@ -156,6 +156,14 @@ def refuse_user(policies, game, what="a policy of your own"):
         raise PolicyError(f"{game}: {what} is not supported yet")
 
 
+def _dkey(seed, deal):
+    """The engine's key of global deal ``deal`` (as ``deal_key_nb(run_key_nb(seed), deal)``
+    in the kernels; uint64 throughout)."""
+    from fastsim.rng import deal_key_nb, run_key_nb
+    rk = np.uint64(run_key_nb(np.uint64(check_seed(seed))))
+    return np.uint64(deal_key_nb(rk, np.int64(deal)))
+
+
 # ---------------------------------------------------------------------- the user's view
 
 class PolicyState:
@@ -334,7 +342,7 @@ class BoerenbridgeBidState:
             return int(nb.heuristic_bid_nb(np.int64(hand), np.int64(self.trump), self.n, self.h,
                                            p, np.int64(sum(self.bids)), np.int64(f),
                                            self.is_blind))
-        dkey = np.uint64(deal_key_nb(run_key_nb(check_seed(seed)), np.int64(deal)))
+        dkey = _dkey(seed, deal)
         if policy == "random":
             return int(nb.random_bid_nb(dkey, np.int64(p), np.int64(self.h), np.int64(f)))
         if self.is_blind and _hand is None:
@@ -483,7 +491,7 @@ class KlaverjassenCallState:
         if policy not in BUILTIN:
             raise RulesError(f"unknown policy {policy!r}; known: {', '.join(BUILTIN)}")
         if policy == "random":
-            dkey = np.uint64(deal_key_nb(run_key_nb(check_seed(seed)), np.int64(deal)))
+            dkey = _dkey(seed, deal)
             if self.forced:
                 return int(below_nb(dkey, np.int64(CTR_FORCED), np.int64(4)))
             k = int(below_nb(dkey, np.int64(CTR_CALL + self.position), np.int64(5)))
@@ -562,6 +570,11 @@ def simulate_klaverjassen(rules, n_games, seed=0, policies=None, boompje=False,
             dd["card_points"][r, steam[t]] = s0.team_cp[t]
             dd["roem"][r, steam[t]] = s0.team_rm[t]
             dd["team_scores"][r, steam[t]] = sc[t]
+    g = base.games       # single deals: one "game" per deal, as the engine fills it
+    tot = dd["team_scores"].astype(np.int64)
+    g["totals"][:] = tot
+    g["winners"][:, 0] = tot[:, 0] >= tot[:, 1]
+    g["winners"][:, 1] = tot[:, 1] >= tot[:, 0]
     return replace(base, policies=pol)
 
 
