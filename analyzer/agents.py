@@ -603,3 +603,125 @@ def refuse_specs(game, default="heuristic", seat_policy=()):
     if any(is_user_spec(x) for x in names):
         raise PolicyError(f"{game}: a policy of your own is not supported yet "
                           "(boerenbridge and klaverjassen take one)")
+
+
+# ---------------------------------------------------------------------- Bonken
+
+class BonkenContractState:
+    """The chooser's information state when it picks a Bonken contract: ``rules``,
+    ``position`` (1: the player across from the dealer), ``hand`` (bit mask;
+    :attr:`hand_cards`), ``round`` (0-based round of the game), ``available`` (the
+    contract ids it may choose: the unplayed ones of this half), ``played`` (the ids
+    played in earlier rounds). Actions: contract ids (``fastsim.bonken_schema.CONTRACTS``
+    names them: 0 ducking … 6 domino, 7–10 trump ♠♥♦♣, 11 no-trump)."""
+    game = "bonken"
+    phase = "contract"
+    __slots__ = ("rules", "position", "hand", "round", "done")
+
+    def __init__(self, rules, hand, round_, done):
+        self.rules = rules
+        self.position = 1
+        self.hand = int(hand)
+        self.round = int(round_)
+        self.done = int(done)
+
+    @property
+    def available_mask(self):
+        from fastsim.bonken_schema import N_NEGATIVE
+        return (~self.done) & (0x7F if self.round < N_NEGATIVE else 0xF80)
+
+    @property
+    def available(self):
+        return tuple(c for c in range(12) if self.available_mask >> c & 1)
+
+    @property
+    def played(self):
+        return tuple(c for c in range(12) if self.done >> c & 1)
+
+    @property
+    def to_move(self):
+        return self.position
+
+    @property
+    def is_terminal(self):
+        return False
+
+    @property
+    def hand_cards(self):
+        return [c for c in range(64) if self.hand >> c & 1]
+
+    def legal_actions(self):
+        return list(self.available)
+
+    def decide(self, policy="heuristic", seed=0, deal=0, worlds=None):
+        """The built-in ``policy``'s contract (pimc chooses as the heuristic), exactly as
+        the simulator."""
+        from fastsim import bonken_nb as nb
+        if policy not in BUILTIN:
+            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(BUILTIN)}")
+        return int(nb.choose_contract_nb(_dkey(seed, deal), np.int64(self.hand),
+                                         np.int64(self.available_mask),
+                                         np.int64(BUILTIN[policy])))
+
+    def __repr__(self):
+        from fastsim.bonken_schema import CONTRACTS
+        return (f"BonkenContractState(round={self.round}, "
+                f"hand={' '.join(card_str(c) for c in self.hand_cards)!r}, "
+                f"available={[CONTRACTS[c] for c in self.available]})")
+
+
+def simulate_bonken(rules, n_games, seed=0, policies=None, contract=None, game_start=0,
+                    record=False, worlds=None, threads=None):
+    """:func:`fastsim.bonken.simulate` (whole games or single rounds) through the driver."""
+    from fastsim import bonken as bk
+    from fastsim.bonken_schema import DOMINO, PIMC_WORLDS
+    from .bonken_play import BonkenDeal, DominoDeal
+    if record:
+        raise PolicyError("bonken: --record-play with a policy of your own is not supported")
+    worlds = PIMC_WORLDS if worlds is None else worlds
+    pol = np.asarray(policies, dtype=np.int8)
+    base = bk.simulate(rules, n_games, seed=seed, policies=np.full(4, BUILTIN["heuristic"], np.int8),
+                       contract=contract, threads=threads, game_start=game_start, worlds=1)
+    dd, g = base.deals, base.games
+    plan = list(base.plan)
+    K = len(plan)
+    for gi in range(n_games):
+        done = 0
+        for k in range(K):
+            r = gi * K + k
+            deal = int(dd["deal"][r])
+            dealer = int(dd["dealer"][r])
+            seats = [(dealer + 1 + p) & 3 for p in range(4)]
+            hands = [int(dd["hands"][r, s]) for s in seats]
+            agents = _Agents([pol[s] for s in seats], seed, deal, worlds)
+            c = plan[k]
+            if c < 0:
+                st = BonkenContractState(rules, hands[1], k, done)
+                c = agents.act(1, st, "contract",
+                               lambda pl, st=st: st.decide(pl, seed=seed, deal=deal))
+            done |= 1 << c
+            d = DominoDeal(rules, hands) if c == DOMINO else BonkenDeal(rules, c, hands)
+            while not d.is_terminal:
+                p = d.to_move
+                st = d.info_state(p)
+                mv = agents.act(p, st, "play", lambda pl, st=st: st.decide(
+                    pl, seed=seed, deal=deal, worlds=worlds))
+                d = d.apply(mv)
+            s0 = d.states[0]
+            scores = d.scores()
+            dd["contract"][r] = c
+            if c == DOMINO:
+                dd["n_tricks"][r] = 0
+                dd["loser"][r] = seats[next(q for q in range(4) if s0.held[q])]
+                won = [0] * 4
+            else:
+                dd["n_tricks"][r] = len(s0.tricks)
+                dd["loser"][r] = -1
+                won = s0.won
+            for p, s in enumerate(seats):
+                dd["tricks"][r, s] = won[p]
+                dd["scores"][r, s] = scores[p]
+        tot = dd["scores"][gi * K:(gi + 1) * K].astype(np.int64).sum(axis=0)
+        g["totals"][gi] = tot
+        g["winners"][gi] = tot == tot.max()
+    return replace(base, policies=pol)
