@@ -35,6 +35,8 @@ __all__ = ["PolicyError", "PolicyState", "is_user_spec", "load_policy", "user_co
            "BoerenbridgeBidState", "KlaverjassenCallState", "simulate_boerenbridge",
            "simulate_klaverjassen"]
 
+NOT_SUPPORTED = ("a policy of your own is not supported yet (boerenbridge, klaverjassen "
+                 "and bonken take one)")
 USER_BASE = 64          # int8 codes 64..127: user policies of this process
 _SPECS = []             # code - USER_BASE -> spec text
 _LOADED = {}            # spec text -> callable
@@ -216,7 +218,27 @@ class PolicyState:
                                 worlds=self.worlds)
 
     def __repr__(self):
-        return repr(self.info)
+        return describe(self.info)
+
+
+def describe(info):
+    """A one-line description of an information state (errors name it)."""
+    own = type(info).__dict__.get("__repr__")
+    if own is not None:
+        return repr(info)
+    parts = [f"position={info.position}"]
+    if getattr(info, "to_move", None) is not None:
+        parts.append(f"to_move={info.to_move}")
+    if getattr(info, "game", "") == "bonken":
+        from fastsim.bonken_schema import CONTRACTS
+        parts.append(f"contract={CONTRACTS[info.contract]!r}")
+    if getattr(info, "game", "") == "klaverjassen":
+        from fastsim.cards import SUITS
+        parts.append(f"trump={SUITS[info.trump]!r}")
+    parts.append(f"hand={' '.join(card_str(c) for c in info.hand_cards)!r}")
+    if hasattr(info, "history_str"):
+        parts.append(f"history={info.history_str()!r}")
+    return f"{type(info).__name__}({', '.join(parts)})"
 
 
 def _action_str(action, phase, notation="en"):
@@ -601,8 +623,7 @@ def refuse_specs(game, default="heuristic", seat_policy=()):
     """A game without user policies: a clear one-line refusal of ``PATH.py:FUNCTION``."""
     names = [default] + [it.partition("=")[2] for it in seat_policy]
     if any(is_user_spec(x) for x in names):
-        raise PolicyError(f"{game}: a policy of your own is not supported yet "
-                          "(boerenbridge and klaverjassen take one)")
+        raise PolicyError(f"{game}: {NOT_SUPPORTED}")
 
 
 # ---------------------------------------------------------------------- Bonken

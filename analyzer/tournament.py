@@ -23,7 +23,7 @@ def _resolve_policy(entry, p):
     p = p.strip()
     if agents.is_user_spec(p):
         if not getattr(entry, "USER_POLICIES", False):
-            raise agents.PolicyError(f"{entry.NAME}: a policy of your own is not supported yet")
+            raise agents.PolicyError(f"{entry.NAME}: {agents.NOT_SUPPORTED}")
         agents.load_policy(p)
         return p
     if p.lower() not in entry.POLICIES:
@@ -121,11 +121,12 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
 
 def render(r):
     """A tournament's result as text lines."""
+    w = max([12] + [len(p["policy"]) for p in r["policies"]])
     lines = [f"{r['game']} duplicate tournament: {r['units']:,} {r['unit']}s x {r['seatings']} "
              f"seatings, seed {r['seed']}" + (f", pimc worlds {r['worlds']}" if r["worlds"] else ""),
-             "", f"policy       mean score per {r['unit']}   95% interval"]
+             "", f"{'policy':<{w}} mean score per {r['unit']}   95% interval"]
     for p in r["policies"]:
-        lines.append(f"{p['policy']:<12} {p['mean_score']:>20.2f}   [{p['ci'][0]:.2f}, {p['ci'][1]:.2f}]")
+        lines.append(f"{p['policy']:<{w}} {p['mean_score']:>20.2f}   [{p['ci'][0]:.2f}, {p['ci'][1]:.2f}]")
     lines.append("")
     for d in r["pairs"]:
         lines.append(f"{d['a']} - {d['b']}: {d['difference']:+.2f} [{d['ci'][0]:+.2f}, "
