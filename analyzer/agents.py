@@ -527,77 +527,115 @@ class KlaverjassenCallState:
                 f"forced={self.forced})")
 
 
+def _kj_deal(rules, hands, dealer, codes, seed, deal, worlds, trump=None, playing_team=0):
+    """Call (unless ``trump`` is fixed), play and score one Klaverjassen deal; returns the
+    row's per-deal values, per seat / seat team as the engine stores them."""
+    from fastsim.klaverjassen_nb import score_deal_nb
+    from .klaverjassen_play import KlaverjassenDeal, _arr
+    seats = [(dealer + 1 + p) & 3 for p in range(4)]
+    steam = [(dealer + 1 + t) & 1 for t in range(2)]       # position-team -> seat team
+    agents = _Agents(codes, seed, deal, worlds)
+    row = {}
+    if trump is None:
+        for k in range(5):
+            q = k if k < 4 else 0
+            st = KlaverjassenCallState(rules, q, hands[q], k == 4)
+            c = agents.act(q, st, "call", lambda pl, st=st: st.decide(pl, seed=seed, deal=deal))
+            if c >= 0:
+                tr, cpos = c, q
+                row.update(trump=c, playing_team=seats[q] & 1, caller=seats[q], forced=k == 4)
+                break
+    else:
+        tr = int(trump)
+        cpos = steam.index(int(playing_team))       # a position of the playing team
+    d = KlaverjassenDeal(rules, hands, tr, cpos)
+    while not d.is_terminal:
+        p = d.to_move
+        st = d.info_state(p)
+        c = agents.act(p, st, "play", lambda pl, st=st: st.decide(pl, seed=seed, deal=deal,
+                                                                 worlds=worlds))
+        d = d.apply(c)
+    s0 = d.states[0]
+    sc = np.zeros(2, dtype=np.int64)
+    tt = [s0.won[0] + s0.won[2], s0.won[1] + s0.won[3]]
+    nat, pit = score_deal_nb(_arr(s0.team_cp, 2), _arr(s0.team_rm, 2), s0.playing,
+                             _arr(tt, 2), sc)
+    row["nat"] = bool(nat)
+    row["pit"] = steam[int(pit)] if int(pit) >= 0 else -1
+    tricks, cp, rm, ts = [0] * 4, [0, 0], [0, 0], [0, 0]
+    for p, s in enumerate(seats):
+        tricks[s] = s0.won[p]
+    for t in range(2):
+        cp[steam[t]], rm[steam[t]], ts[steam[t]] = s0.team_cp[t], s0.team_rm[t], int(sc[t])
+    row.update(tricks=tricks, card_points=cp, roem=rm, team_scores=ts)
+    return row
+
+
 def simulate_klaverjassen(rules, n_games, seed=0, policies=None, boompje=False,
                           trump=None, playing_team=0, game_start=0, record=False, worlds=None,
                           threads=None):
-    """:func:`fastsim.klaverjassen.simulate` (single deals) through the driver: the same
-    Result for any mix of built-in and user policies."""
+    """:func:`fastsim.klaverjassen.simulate` (single deals or whole boompjes) through the
+    driver: the same Result for any mix of built-in and user policies."""
     from fastsim import klaverjassen as kj
-    from fastsim.klaverjassen_nb import score_deal_nb
-    from fastsim.klaverjassen_schema import PIMC_WORLDS
-    from .klaverjassen_play import KlaverjassenDeal, _arr
-    if boompje:
-        raise PolicyError("klaverjassen: whole boompjes (--games) with a policy of your own are "
-                          "not supported; play --deals")
+    from fastsim.klaverjassen_nb import deal32_nb
+    from fastsim.klaverjassen_schema import (DEAL_COLUMNS, GAME_DEALS, GAME_STRIDE,
+                                             MAX_GAME_DEALS, PIMC_WORLDS)
     if record:
         raise PolicyError("klaverjassen: --record-play with a policy of your own is not "
                           "supported")
     worlds = PIMC_WORLDS if worlds is None else worlds
     pol = np.asarray(policies, dtype=np.int8)
-    base = kj.simulate(rules, n_games, seed=seed, policies=np.full(4, BUILTIN["heuristic"], np.int8),
+    base = kj.simulate(rules, 0 if boompje else n_games, seed=seed,
+                       policies=np.full(4, BUILTIN["heuristic"], np.int8), boompje=boompje,
                        trump=trump, playing_team=playing_team, threads=threads,
                        game_start=game_start, worlds=1)
-    dd = base.deals
-    for r in range(len(dd["deal"])):
-        deal = int(dd["deal"][r])
-        dealer = int(dd["dealer"][r])
-        seats = [(dealer + 1 + p) & 3 for p in range(4)]
-        steam = [(dealer + 1 + t) & 1 for t in range(2)]   # position-team -> seat team
-        hands = [int(dd["hands"][r, s]) for s in seats]
-        agents = _Agents([pol[s] for s in seats], seed, deal, worlds)
-        if trump is None:
-            tr = -1
-            for k in range(5):
-                q = k if k < 4 else 0
-                st = KlaverjassenCallState(rules, q, hands[q], k == 4)
-                c = agents.act(q, st, "call",
-                               lambda pl, st=st: st.decide(pl, seed=seed, deal=deal))
-                if c >= 0:
-                    tr, cpos, forced = c, q, k == 4
-                    break
-            dd["trump"][r] = tr
-            dd["playing_team"][r] = seats[cpos] & 1
-            dd["caller"][r] = seats[cpos]
-            dd["forced"][r] = forced
-        else:
-            tr = int(trump)
-            cpos = steam.index(int(playing_team))   # a position of the playing team
-        d = KlaverjassenDeal(rules, hands, tr, cpos)
-        while not d.is_terminal:
-            p = d.to_move
-            st = d.info_state(p)
-            c = agents.act(p, st, "play", lambda pl, st=st: st.decide(pl, seed=seed, deal=deal,
-                                                                     worlds=worlds))
-            d = d.apply(c)
-        s0 = d.states[0]
-        sc = np.zeros(2, dtype=np.int64)
-        tt = [s0.won[0] + s0.won[2], s0.won[1] + s0.won[3]]
-        nat, pit = score_deal_nb(_arr(s0.team_cp, 2), _arr(s0.team_rm, 2), s0.playing,
-                                 _arr(tt, 2), sc)
-        dd["nat"][r] = nat
-        dd["pit"][r] = steam[int(pit)] if int(pit) >= 0 else -1
-        for p, s in enumerate(seats):
-            dd["tricks"][r, s] = s0.won[p]
-        for t in range(2):
-            dd["card_points"][r, steam[t]] = s0.team_cp[t]
-            dd["roem"][r, steam[t]] = s0.team_rm[t]
-            dd["team_scores"][r, steam[t]] = sc[t]
-    g = base.games       # single deals: one "game" per deal, as the engine fills it
-    tot = dd["team_scores"].astype(np.int64)
-    g["totals"][:] = tot
-    g["winners"][:, 0] = tot[:, 0] >= tot[:, 1]
-    g["winners"][:, 1] = tot[:, 1] >= tot[:, 0]
-    return replace(base, policies=pol)
+    g = {k: np.zeros((n_games,) + v.shape[1:], dtype=v.dtype) for k, v in base.games.items()}
+    if not boompje:
+        dd = base.deals
+        for r in range(len(dd["deal"])):
+            dealer = int(dd["dealer"][r])
+            seats = [(dealer + 1 + p) & 3 for p in range(4)]
+            row = _kj_deal(rules, [int(dd["hands"][r, s]) for s in seats], dealer,
+                           [pol[s] for s in seats], seed, int(dd["deal"][r]), worlds,
+                           trump, playing_team)
+            for k, v in row.items():
+                dd[k][r] = v
+        tot = dd["team_scores"].astype(np.int64)
+        g["totals"][:] = tot
+        g["n_deals"][:] = 1
+        g["winners"][:, 0] = tot[:, 0] >= tot[:, 1]
+        g["winners"][:, 1] = tot[:, 1] >= tot[:, 0]
+        return replace(base, policies=pol, games=g)
+    # whole boompjes: 16 deals, more while the totals are level (at most 32)
+    rows = []
+    deck = np.empty(32, dtype=np.int64)
+    hands4 = np.empty(4, dtype=np.int64)
+    for gi in range(n_games):
+        tot = [0, 0]
+        k = 0
+        while not (k >= GAME_DEALS and (tot[0] != tot[1] or k >= MAX_GAME_DEALS)):
+            deal = (game_start + gi) * GAME_STRIDE + k
+            dealer = (rules.first_dealer + k) & 3
+            deal32_nb(_dkey(seed, deal), deck, hands4)
+            seats = [(dealer + 1 + p) & 3 for p in range(4)]
+            hands = [int(x) for x in hands4]
+            row = _kj_deal(rules, hands, dealer, [pol[s] for s in seats], seed, deal, worlds)
+            by_seat = [0] * 4
+            for p, s in enumerate(seats):
+                by_seat[s] = hands[p]
+            row.update(deal=deal, game=game_start + gi, deal_no=k, dealer=dealer, hands=by_seat)
+            rows.append(row)
+            for t in range(2):
+                tot[t] += row["team_scores"][t]
+            k += 1
+        g["totals"][gi] = tot
+        g["n_deals"][gi] = k
+        g["winners"][gi] = [tot[0] >= tot[1], tot[1] >= tot[0]]
+    deals = {}
+    for name, (dtype, kind) in DEAL_COLUMNS.items():
+        shape = (len(rows),) if not kind else (len(rows), 2 if kind == "team" else 4)
+        deals[name] = np.array([r[name] for r in rows], dtype=dtype).reshape(shape)
+    return replace(base, policies=pol, deals=deals, games=g)
 
 
 # ---------------------------------------------------------------------- registry helpers
