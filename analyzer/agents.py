@@ -670,8 +670,8 @@ class BonkenContractState:
     """The chooser's information state when it picks a Bonken contract: ``rules``,
     ``position`` (1: the player across from the dealer), ``hand`` (bit mask;
     :attr:`hand_cards`), ``round`` (0-based round of the game), ``available`` (the
-    contract ids it may choose: the unplayed ones of this half), ``played`` (the ids
-    played in earlier rounds). Actions: contract ids (``fastsim.bonken_schema.CONTRACTS``
+    contract ids it may choose: the unplayed ones of this half), ``contracts_played``
+    (the ids of the earlier rounds). Actions: contract ids (``fastsim.bonken_schema.CONTRACTS``
     names them: 0 ducking … 6 domino, 7–10 trump ♠♥♦♣, 11 no-trump)."""
     game = "bonken"
     phase = "contract"
@@ -694,7 +694,7 @@ class BonkenContractState:
         return tuple(c for c in range(12) if self.available_mask >> c & 1)
 
     @property
-    def played(self):
+    def contracts_played(self):
         return tuple(c for c in range(12) if self.done >> c & 1)
 
     @property
