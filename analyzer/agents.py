@@ -21,7 +21,6 @@ a plain int8 array. The driver runs in this process only (no Dask workers).
 """
 import importlib.util
 import os
-import sys
 from dataclasses import replace
 
 import numpy as np
@@ -32,8 +31,9 @@ from fastsim.rng import check_seed
 
 __all__ = ["PolicyError", "PolicyState", "is_user_spec", "load_policy", "user_code",
            "has_user", "parse_policies", "policy_names", "spec_of",
-           "BoerenbridgeBidState", "KlaverjassenCallState", "simulate_boerenbridge",
-           "simulate_klaverjassen"]
+           "BoerenbridgeBidState", "KlaverjassenCallState", "BonkenContractState",
+           "simulate_boerenbridge", "simulate_klaverjassen", "simulate_bonken", "tidy_named",
+           "refuse_specs"]
 
 NOT_SUPPORTED = ("a policy of your own is not supported yet (boerenbridge, klaverjassen "
                  "and bonken take one)")
@@ -118,8 +118,7 @@ def policy_names(policies):
 
 def parse_policies(builtin_parse, players, default="heuristic", seat_policy=()):
     """The registry's ``parse_policies`` with user policies: ``builtin_parse(default,
-    seat_policy)`` parses built-in names; ``PATH.py:FUNCTION`` entries become user codes
-    (``allow``: the game takes user policies at all)."""
+    seat_policy)`` parses built-in names; ``PATH.py:FUNCTION`` entries become user codes."""
     default = default.strip()
     user_default = is_user_spec(default)
     rest, users = [], {}
@@ -151,11 +150,6 @@ def parse_policies(builtin_parse, players, default="heuristic", seat_policy=()):
             raise RulesError(f"seat {s} given two policies")
         pol[s] = code
     return pol
-
-
-def refuse_user(policies, game, what="a policy of your own"):
-    if has_user(policies):
-        raise PolicyError(f"{game}: {what} is not supported yet")
 
 
 def _dkey(seed, deal):
@@ -283,7 +277,7 @@ def _ask(fn, spec, state):
 class _Agents:
     """Per position: a callable ``(info_state, phase, decision) -> action``."""
 
-    def __init__(self, codes, seed, deal, worlds, builtin_bid=None):
+    def __init__(self, codes, seed, deal, worlds):
         self.codes = [int(c) for c in codes]
         self.seed = seed
         self.deal = int(deal)
@@ -355,7 +349,6 @@ class BoerenbridgeBidState:
         """The bid the built-in ``policy`` makes here, exactly as the simulator."""
         from fastsim import boerenbridge_nb as nb
         from fastsim.boerenbridge_schema import MAX_SEATS, PIMC_WORLDS, SCORING
-        from fastsim.rng import deal_key_nb, run_key_nb
         if policy not in BUILTIN:
             raise RulesError(f"unknown policy {policy!r}; known: {', '.join(BUILTIN)}")
         hand = self.hand if _hand is None else int(_hand)
@@ -509,7 +502,7 @@ class KlaverjassenCallState:
         the simulator's calling round."""
         from fastsim import klaverjassen_nb as nb
         from fastsim.klaverjassen_schema import CTR_CALL, CTR_FORCED
-        from fastsim.rng import below_nb, deal_key_nb, run_key_nb
+        from fastsim.rng import below_nb
         if policy not in BUILTIN:
             raise RulesError(f"unknown policy {policy!r}; known: {', '.join(BUILTIN)}")
         if policy == "random":

@@ -116,7 +116,7 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
                               "significant": bool(sig)})
     return {"game": game, "unit": unit, "units": n, "seatings": seats, "seed": seed,
             "policies": rows, "pairs": pairs, "variants": list(variants),
-            "worlds": worlds if "pimc" in names else None}
+            "worlds": worlds if "pimc" in names or any(":" in p for p in names) else None}
 
 
 def render(r):
