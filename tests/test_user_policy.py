@@ -121,6 +121,7 @@ def test_klaverjassen_deals_and_boompjes_equal_kernel(bot):
                            [f"1={bot}:random", f"2={bot}:pimc", f"3={bot}:heuristic"])
         same_result(a, b)
         assert e.partials(a) == e.partials(b)
+        assert len(e.tidy(a)) == len(e.tidy(b)) and f"{bot}:pimc" in set(e.tidy(b)["policy"])
 
 
 def test_bonken_games_and_domino_equal_kernel(bot):
@@ -129,6 +130,8 @@ def test_bonken_games_and_domino_equal_kernel(bot):
         _, a, b = run_both("bonken", setup, n, 16, ["1=random", "2=pimc"],
                            [f"1={bot}:random", f"2={bot}:pimc", f"0={bot}:heuristic"])
         same_result(a, b)
+        assert e.partials(a) == e.partials(b)
+        assert len(e.tidy(a)) == len(e.tidy(b)) and f"{bot}:pimc" in set(e.tidy(b)["policy"])
 
 
 @pytest.mark.parametrize("game,kw", [("boerenbridge", {"n": 60, "hand_size": 5}),
