@@ -156,7 +156,7 @@ def _simulate_command(game):
     @_opts(*own)
     @click.option("--deals", type=int, default=None, help=f"Independent deals (default {entry.DEFAULT_COUNT['deal']:,}).")
     @click.option(*entry.GAMES_OPTION, "games", type=int, default=None, help=f"Whole {units}es." if units.endswith("h") else f"Whole {units}s.")
-    @policy_opt()
+    @policy_opt(text="Policy of every seat: random, heuristic, pimc or your own PATH.py:FUNCTION (docs/policies.md).")
     @click.option("--seat-policy", multiple=True, metavar="SEAT=NAME", help="Policy of one seat (repeatable).")
     @click.option("--dealer", type=int, default=0, show_default=True, help="(First) dealer's seat.")
     @worlds_opt
@@ -179,7 +179,8 @@ def _simulate(entry, kw):
     from analyzer.run import RunSpec, check_run, run
     options = {k: kw.pop(k) for k in [d[0][0][2:].replace("-", "_") for d in entry.CLI_OPTIONS]}
     options["dealer"] = kw.pop("dealer")
-    spec = RunSpec.make(entry.NAME, kw["deals"], kw["games"], kw["seed"], kw["policy"].lower(),
+    spec = RunSpec.make(entry.NAME, kw["deals"], kw["games"], kw["seed"],
+                        kw["policy"] if ":" in kw["policy"] else kw["policy"].lower(),  # PATH.py:FUNCTION kept
                         kw["seat_policy"], threads=kw["threads"], worlds=kw["worlds"], **options)
     spec, backend = check_run(spec, kw["out"], kw["record_play"], kw["chunk_deals"],
                               kw["progress"], kw["scheduler"], kw["dask_workers"], kw["force"])
@@ -469,7 +470,7 @@ def report_cmd(game, out_dir, deals, from_path, policy, variant, players, preset
 
 @main.command("tournament")
 @click.argument("game", type=click.Choice(GAMES))
-@click.option("--policies", required=True, help="Comma-separated, e.g. heuristic,pimc,random.")
+@click.option("--policies", required=True, help="Comma-separated, e.g. heuristic,pimc,random or your own PATH.py:FUNCTION (docs/policies.md).")
 @click.option("--deals", type=int, default=None, help="Deals (default 2000; Bonken is compared over whole games).")
 @click.option("--games", type=int, default=None, help="Whole games instead (Boerenbridge, Bonken, Klaverjassen).")
 @click.option("--players", type=int, default=None, help="Boerenbridge / Boonaken player count.")

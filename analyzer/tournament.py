@@ -29,6 +29,22 @@ def seatings(k, seats):
     return [[(s + r) % k for s in range(seats)] for r in range(k)]
 
 
+def _resolve_policy(entry, p):
+    """One ``--policies`` entry: a built-in name, or ``PATH.py:FUNCTION`` (a policy of your
+    own, loaded and checked now; played through :mod:`analyzer.agents`)."""
+    from . import agents
+    p = p.strip()
+    if agents.is_user_spec(p):
+        if not getattr(entry, "USER_POLICIES", False):
+            raise agents.PolicyError(f"{entry.NAME}: {agents.NOT_SUPPORTED}")
+        agents.load_policy(p)
+        return p
+    if p.lower() not in entry.POLICIES:
+        raise RulesError(f"policy {p.lower()!r} is not available for {entry.NAME}; "
+                         f"known: {', '.join(entry.POLICIES)}")
+    return p.lower()
+
+
 def _runner(entry, n_units, whole_games, seed, options, worlds, threads):
     """A function seat→policy names → (units, seats) score matrix, the seat count and
     the unit."""
@@ -49,13 +65,10 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
                "variant": tuple(variants) or None}
     registry.check_options(entry, options)
     options = {k: v for k, v in options.items() if v is not None}
-    names = [p.strip().lower() for p in (policies.split(",") if isinstance(policies, str) else policies)]
+    names = [_resolve_policy(entry, p) for p in
+             (policies.split(",") if isinstance(policies, str) else policies)]
     if len(names) < 2 or len(set(names)) != len(names):
         raise RulesError("give at least two different policies, e.g. heuristic,random")
-    for p in names:
-        if p not in entry.POLICIES:
-            raise RulesError(f"policy {p!r} is not available for {game}; "
-                             f"known: {', '.join(entry.POLICIES)}")
     if n is None:
         n = entry.TOURNAMENT_DEFAULT.get("game" if whole_games else "deal",
                                          min(entry.TOURNAMENT_DEFAULT.values()))
@@ -118,16 +131,17 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
             "seatings": len(seatings(2 if getattr(entry, "TEAM_GAME", False) else k, seats)),
             "seed": seed,
             "policies": rows, "pairs": pairs, "variants": list(variants),
-            "worlds": worlds if "pimc" in names else None}
+            "worlds": worlds if "pimc" in names or any(":" in p for p in names) else None}
 
 
 def render(r):
     """A tournament's result as text lines."""
+    w = max([12] + [len(p["policy"]) for p in r["policies"]])
     lines = [f"{r['game']} duplicate tournament: {r['units']:,} {r['unit']}s x {r['seatings']} "
              f"seatings, seed {r['seed']}" + (f", pimc worlds {r['worlds']}" if r["worlds"] else ""),
-             "", f"policy       mean score per {r['unit']}   95% interval"]
+             "", f"{'policy':<{w}} mean score per {r['unit']}   95% interval"]
     for p in r["policies"]:
-        lines.append(f"{p['policy']:<12} {p['mean_score']:>20.2f}   [{p['ci'][0]:.2f}, {p['ci'][1]:.2f}]")
+        lines.append(f"{p['policy']:<{w}} {p['mean_score']:>20.2f}   [{p['ci'][0]:.2f}, {p['ci'][1]:.2f}]")
     lines.append("")
     for d in r["pairs"]:
         lines.append(f"{d['a']} - {d['b']}: {d['difference']:+.2f} [{d['ci'][0]:+.2f}, "

@@ -18,6 +18,7 @@ DEFAULT_COUNT = {"deal": 100_000, "game": 1000}
 TOURNAMENT_DEFAULT = {"deal": 2000, "game": 200}
 SCORE_UNIT = "points"
 STREAMS = True
+USER_POLICIES = True      # PATH.py:FUNCTION seats (analyzer/agents.py)
 
 
 class Setup:
@@ -57,27 +58,40 @@ def make_setup(unit="deal", players=None, hand_size=None, schedule=None, variant
 
 
 def parse_policies(setup, policy="heuristic", seat_policy=()):
-    return bb.parse_seat_policies(setup.players, policy, seat_policy)
+    from .. import agents   # built-in names, or PATH.py:FUNCTION (a policy of your own)
+    return agents.parse_policies(lambda d, sp: bb.parse_seat_policies(setup.players, d, sp),
+                                 setup.players, policy, seat_policy)
 
 
 def policy_names(policies):
-    return [POLICY_NAMES[int(p)] for p in policies]
+    from ..agents import policy_names as names
+    return names(policies)
 
 
 def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=False,
              worlds=PIMC_WORLDS):
+    from .. import agents
+    if agents.has_user(policies):     # a policy of your own: the step-by-step driver
+        return agents.simulate_boerenbridge(setup.rules, n, seed=seed, policies=policies,
+                                            game_start=start, record=record, worlds=worlds,
+                                            threads=threads)
     return bb.simulate(setup.rules, n, seed=seed, policies=policies, threads=threads,
                        game_start=start, record=record, worlds=worlds)
 
 
 def tidy(result):
+    from ..agents import tidy_named
     from ..frames import tidy_boerenbridge
-    return tidy_boerenbridge(result)
+    return tidy_named(tidy_boerenbridge, result)
 
 
 def arrow(result):
     """The tidy table as a pyarrow Table, built without pandas (streamed results)."""
+    from ..agents import has_user
     from ..frames import arrow_boerenbridge
+    if has_user(result.policies):     # seats of user policies name them: via the frame
+        import pyarrow as pa
+        return pa.Table.from_pandas(tidy(result), preserve_index=False)
     return arrow_boerenbridge(result)
 
 

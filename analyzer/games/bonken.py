@@ -18,6 +18,7 @@ UNITS = {"deals": "deal", "games": "game"}
 DEFAULT_COUNT = {"deal": 100_000, "game": 1000}
 TOURNAMENT_DEFAULT = {"deal": 200, "game": 200}
 STREAMS = True
+USER_POLICIES = True      # PATH.py:FUNCTION seats (analyzer/agents.py)
 PLAYERS = 4
 
 
@@ -59,22 +60,30 @@ def make_setup(unit="game", contract=None, variant=(), dealer=0):
 
 
 def parse_policies(setup, policy="heuristic", seat_policy=()):
-    return bk.parse_seat_policies(policy, seat_policy)
+    from .. import agents   # built-in names, or PATH.py:FUNCTION (a policy of your own)
+    return agents.parse_policies(bk.parse_seat_policies, 4, policy, seat_policy)
 
 
 def policy_names(policies):
-    return [POLICY_NAMES[int(p)] for p in policies]
+    from ..agents import policy_names as names
+    return names(policies)
 
 
 def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=False,
              worlds=PIMC_WORLDS):
+    from .. import agents
+    if agents.has_user(policies):     # a policy of your own: the step-by-step driver
+        return agents.simulate_bonken(setup.rules, n, seed=seed, policies=policies,
+                                      contract=setup.contract, game_start=start,
+                                      record=record, worlds=worlds, threads=threads)
     return bk.simulate(setup.rules, n, seed=seed, policies=policies, contract=setup.contract,
                        threads=threads, game_start=start, record=record, worlds=worlds)
 
 
 def tidy(result):
+    from ..agents import tidy_named
     from ..frames import tidy_bonken
-    return tidy_bonken(result)
+    return tidy_named(tidy_bonken, result)
 
 
 def metadata(result):

@@ -52,6 +52,8 @@ def make_setup(unit="deal", players=None, preset=None, dealer=0):
 
 
 def parse_policies(setup, policy="heuristic", seat_policy=()):
+    from ..agents import refuse_specs   # no PATH.py:FUNCTION seats yet: one clear line
+    refuse_specs(NAME, policy, seat_policy)
     return bo.parse_seat_policies(setup.players, policy, seat_policy)
 
 

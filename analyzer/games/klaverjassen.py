@@ -19,6 +19,7 @@ UNITS = {"deals": "deal", "games": "boompje"}
 DEFAULT_COUNT = {"deal": 100_000, "boompje": 1000}
 TOURNAMENT_DEFAULT = {"deal": 2000, "boompje": 200}
 STREAMS = True
+USER_POLICIES = True      # PATH.py:FUNCTION seats (analyzer/agents.py)
 TEAM_GAME = True
 
 
@@ -64,23 +65,32 @@ def make_setup(unit="deal", trump=None, playing_team=None, variant=(), dealer=0)
 
 
 def parse_policies(setup, policy="heuristic", seat_policy=()):
-    return kj.parse_seat_policies(policy, seat_policy)
+    from .. import agents   # built-in names, or PATH.py:FUNCTION (a policy of your own)
+    return agents.parse_policies(kj.parse_seat_policies, PLAYERS, policy, seat_policy)
 
 
 def policy_names(policies):
-    return [POLICY_NAMES[int(p)] for p in policies]
+    from ..agents import policy_names as names
+    return names(policies)
 
 
 def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=False,
              worlds=PIMC_WORLDS):
+    from .. import agents
+    if agents.has_user(policies):     # a policy of your own: the step-by-step driver
+        return agents.simulate_klaverjassen(
+            setup.rules, n, seed=seed, policies=policies, boompje=setup.boompje,
+            trump=setup.trump, playing_team=setup.playing_team, game_start=start,
+            record=record, worlds=worlds, threads=threads)
     return kj.simulate(setup.rules, n, seed=seed, policies=policies, boompje=setup.boompje,
                        trump=setup.trump, playing_team=setup.playing_team, threads=threads,
                        game_start=start, record=record, worlds=worlds)
 
 
 def tidy(result):
+    from ..agents import tidy_named
     from ..frames import tidy_klaverjassen
-    return tidy_klaverjassen(result)
+    return tidy_named(tidy_klaverjassen, result)
 
 
 def metadata(result):
