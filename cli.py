@@ -91,8 +91,7 @@ def guarded(fn):
 
 
 def _query_json(r, game, recommended="recommended"):
-    """A query's answer as JSON, with the keys every query shares: game, recommended,
-    samples, effective_samples, policy, seed and variants."""
+    """A query's answer as JSON, with the keys every query shares (docs/architecture.md)."""
     out = {"game": game, **r}
     out.setdefault("recommended", r.get(recommended))
     out.setdefault("effective_samples", r.get("samples"))
