@@ -76,7 +76,11 @@ def test_the_readme_documents_commands():
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory):
-    return tmp_path_factory.mktemp("readme")
+    """A scratch folder standing in for the repository root: it has `examples/`."""
+    import shutil
+    d = tmp_path_factory.mktemp("readme")
+    shutil.copytree(ROOT / "examples", d / "examples")
+    return d
 
 
 def test_every_readme_command_runs(workdir, capsys, monkeypatch):
