@@ -55,7 +55,15 @@ def part_name(index):
     return f"part-{index:05d}.parquet"
 
 
-HASH_SUFFIX = ".sha256"     # part-NNNNN.parquet.sha256: the part's content hash and rows
+HASH_SUFFIX = ".sha256"     # _part-NNNNN.parquet.sha256: the part's content hash and rows
+
+
+def hash_path(part):
+    """The content-hash file of a part: ``_part-NNNNN.parquet.sha256`` beside it. The
+    leading ``_`` makes Parquet readers (pyarrow, pandas, Spark) skip it, so the folder
+    reads as a plain dataset; troef before 2026-12 wrote ``part-NNNNN.parquet.sha256``."""
+    folder, name = os.path.split(part)
+    return os.path.join(folder, "_" + name + HASH_SUFFIX)
 
 
 def _sha256_file(path):
@@ -72,7 +80,9 @@ def check_part(path, index, expected_meta=None, within=None):
     names its own chunk, and (given ``expected_meta``) it holds results of this run.
     Returns (chunk record, rows); a one-line DatasetError names the part otherwise."""
     from .storage import META_KEY
-    side = path + HASH_SUFFIX
+    side = hash_path(path)
+    if not os.path.exists(side) and os.path.exists(path + HASH_SUFFIX):
+        side = path + HASH_SUFFIX        # a dataset of an earlier troef
     try:
         want = open(side, encoding="ascii").read().split()
     except OSError:
@@ -334,8 +344,8 @@ class Dataset:
         has_manifest = os.path.exists(os.path.join(p, MANIFEST))
         parts = part_files(p)
         for name in os.listdir(p):      # a hash written just before a kill, its part not
-            if name.endswith(HASH_SUFFIX) and PART_RE.match(name[:-len(HASH_SUFFIX)]) \
-                    and int(PART_RE.match(name[:-len(HASH_SUFFIX)]).group(1)) not in parts:
+            m = name.endswith(HASH_SUFFIX) and PART_RE.match(name[:-len(HASH_SUFFIX)].lstrip("_"))
+            if m and int(m.group(1)) not in parts:
                 os.remove(os.path.join(p, name))
         if has_manifest and not parts:  # a run that saved nothing: start it afresh
             os.remove(os.path.join(p, MANIFEST))
@@ -395,7 +405,7 @@ class Dataset:
         import hashlib
         path = os.path.join(self.path, part_name(out.index))
         with _SIGNALS.critical():
-            _write_atomic(path + HASH_SUFFIX, f"{hashlib.sha256(out.data).hexdigest()} "
+            _write_atomic(hash_path(path), f"{hashlib.sha256(out.data).hexdigest()} "
                                               f"{out.rows}\n".encode(), fsync=False)
             _write_atomic(path, out.data)
             self.saved[out.index] = {"chunk": out.index, "game_start": out.start,

@@ -110,15 +110,15 @@ def test_damaged_foreign_missing_extra_and_duplicated_parts(dataset, tmp_path):
     b = dataset("b", seed=2)
     d = tmp_path / "foreign"
     shutil.copytree(a, d)
-    for suffix in ("", ".sha256"):
-        shutil.copy2(b / f"part-00001.parquet{suffix}", d / f"part-00001.parquet{suffix}")
+    for pre, suf in (("", ""), ("_", ".sha256")):
+        shutil.copy2(b / f"{pre}part-00001.parquet{suf}", d / f"{pre}part-00001.parquet{suf}")
     one_line_error(["stats", d], "another run")
     one_line_error(base + [d, "--resume"], "another run")
     # duplicated: chunk 0 copied over chunk 1 (its footer names chunk 0)
     d = tmp_path / "dup"
     shutil.copytree(a, d)
-    for suffix in ("", ".sha256"):
-        shutil.copy2(d / f"part-00000.parquet{suffix}", d / f"part-00001.parquet{suffix}")
+    for pre, suf in (("", ""), ("_", ".sha256")):
+        shutil.copy2(d / f"{pre}part-00000.parquet{suf}", d / f"{pre}part-00001.parquet{suf}")
     one_line_error(["stats", d], "another chunk")
     # missing: a complete dataset without one of its parts
     d = tmp_path / "missing"
@@ -128,8 +128,8 @@ def test_damaged_foreign_missing_extra_and_duplicated_parts(dataset, tmp_path):
     # extra: a part beyond the dataset's chunks
     d = tmp_path / "extra"
     shutil.copytree(a, d)
-    for suffix in ("", ".sha256"):
-        shutil.copy2(d / f"part-00002.parquet{suffix}", d / f"part-00007.parquet{suffix}")
+    for pre, suf in (("", ""), ("_", ".sha256")):
+        shutil.copy2(d / f"{pre}part-00002.parquet{suf}", d / f"{pre}part-00007.parquet{suf}")
     one_line_error(["stats", d], "not a chunk")
     # the same folder twice
     one_line_error(["stats", a, a], "given twice")

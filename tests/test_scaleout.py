@@ -51,7 +51,7 @@ def files_of(d):
             continue
         out[p.name] = p.read_bytes()
         if p.name.startswith("part-"):
-            side = (p.parent / (p.name + ".sha256")).read_text().split()
+            side = (p.parent / ("_" + p.name + ".sha256")).read_text().split()
             assert side[0] == hashlib.sha256(out[p.name]).hexdigest(), p
     return out
 
@@ -254,8 +254,9 @@ def test_real_signal_leaves_complete_chunks(tmp_path, sig, code):
     assert err.count("\n") == 1 and err.startswith("troef: interrupted: saved ")
     saved = int(err.split("saved ")[1].split(" of ")[0])
     names = sorted(p.name for p in d.iterdir())
-    assert names == [".lock", "_manifest.json"] + [f"part-{i:05d}.parquet{x}" for i in range(saved)
-                                                   for x in ("", ".sha256")]
+    assert names == sorted([".lock", "_manifest.json"] + [f"{pre}part-{i:05d}.parquet{x}"
+                                                          for i in range(saved)
+                                                          for pre, x in (("", ""), ("_", ".sha256"))])
     assert 3 <= saved < 300
     if sig == signal.SIGINT:          # resume, and compare with one uninterrupted call
         p = subprocess.run([sys.executable, str(ROOT / "cli.py"), *map(str, args), "--resume"],
