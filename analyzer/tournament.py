@@ -18,6 +18,9 @@ from .stats_core import Z95
 from . import games as registry
 
 
+PROGRESS_STEPS = 20      # kernel calls per seating when a progress bar is shown
+
+
 def seatings(k, seats):
     """The duplicate seatings of ``k`` policies on ``seats`` seats: rotation ``r`` puts
     policy ``(s + r) % k`` in seat ``s``. Over the ``k`` rotations each seat holds each
@@ -50,16 +53,43 @@ def _runner(entry, n_units, whole_games, seed, options, worlds, threads):
     the unit."""
     setup = entry.tournament_setup(whole_games, **options)
 
-    def run(names):
+    def run(names, bar=None):
         pols = entry.parse_policies(setup, "heuristic", [f"{s}={p}" for s, p in enumerate(names)])
-        r = entry.simulate(setup, n_units, seed=seed, policies=pols, threads=threads,
-                           worlds=worlds)
-        return entry.seat_scores(r, whole_games)
+        if bar is None:
+            r = entry.simulate(setup, n_units, seed=seed, policies=pols, threads=threads,
+                               worlds=worlds)
+            return entry.seat_scores(r, whole_games)
+        # in steps, for the progress bar: units keep their global index, so the scores are
+        # the same as in one call
+        step = max(1, -(-n_units // PROGRESS_STEPS))
+        parts = []
+        for start in range(0, n_units, step):
+            count = min(step, n_units - start)
+            r = entry.simulate(setup, count, seed=seed, policies=pols, start=start,
+                               threads=threads, worlds=worlds)
+            parts.append(entry.seat_scores(r, whole_games))
+            bar.update(count)
+        return np.concatenate(parts)
     return run, setup.players, setup.unit
 
 
+def _bar(total, unit, progress):
+    """A progress bar on stderr (tqdm) when ``progress`` (None: stderr is a terminal); it
+    appears only once the work has run for 2 seconds."""
+    import sys
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if not progress:
+        return None
+    from tqdm import tqdm
+    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, delay=2.0,
+                dynamic_ncols=True, smoothing=0.1, desc="tournament")
+
+
 def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), players=None,
-               hand_size=None, preset=None, worlds=None, threads=None):
+               hand_size=None, preset=None, worlds=None, threads=None, progress=None):
+    """A duplicate tournament of ``policies`` (see the module doc) → result dict.
+    ``progress``: a progress bar on stderr (None: when stderr is a terminal)."""
     entry = registry.get(game)
     options = {"players": players, "hand_size": hand_size, "preset": preset,
                "variant": tuple(variants) or None}
@@ -82,6 +112,19 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
         raise RulesError(f"--worlds must be 1..4096, got {worlds!r}")
     run, seats, unit = _runner(entry, n, whole_games, seed, options, worlds, threads)
     k = len(names)
+    team_pairs = getattr(entry, "TEAM_GAME", False) and k > 2
+    bar = _bar(n * (k * (k - 1) if team_pairs else k), unit, progress)
+    try:
+        return _compare(game, entry, names, n, seats, unit, run, bar, team_pairs, seed,
+                        variants, worlds)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _compare(game, entry, names, n, seats, unit, run, bar, team_pairs, seed, variants, worlds):
+    """Play every seating and compare the policies (the body of :func:`tournament`)."""
+    k = len(names)
 
     def duplicate(group):
         """(units, len(group)) mean score per deal of each policy of ``group``."""
@@ -89,7 +132,7 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
         counts = np.zeros(len(group))
         for rotation in seatings(len(group), seats):
             seating = [group[i] for i in rotation]
-            scores = run(seating)
+            scores = run(seating, bar)
             for s, p in enumerate(seating):
                 sums[:, group.index(p)] += scores[:, s]
                 counts[group.index(p)] += 1
@@ -101,7 +144,7 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
 
     pairs = []
     rows = []
-    if getattr(entry, "TEAM_GAME", False) and k > 2:
+    if team_pairs:
         # a team game: partners share a score, so three policies at one table would compare
         # partnerships, not policies. Every pair plays its own duplicate match instead, the
         # two policies as the two teams.

@@ -89,3 +89,30 @@ def test_team_game_pairs_play_as_teams():
                                                      ("random", "pimc")]
     two = tournament("klaverjassen", "heuristic,random", 150, seed=2)
     assert r["pairs"][0]["difference"] == pytest.approx(two["pairs"][0]["difference"])
+
+
+@pytest.mark.parametrize("game,policies,n,whole", [
+    ("boerenbridge", "heuristic,random,pimc", 120, False),
+    ("klaverjassen", "heuristic,random,pimc", 60, False),
+    ("bonken", "heuristic,random", 5, True),
+])
+def test_progress_bar_counts_all_work_and_changes_nothing(monkeypatch, game, policies, n, whole):
+    """With a progress bar the seatings run in steps (units keep their global index): the
+    results are the same as in one call, and the bar counts every unit of every seating."""
+    import analyzer.tournament as t
+    plain = tournament(game, policies, n, whole_games=whole, seed=4, worlds=4, progress=False)
+    seen = {}
+
+    class Bar:
+        def __init__(self, total):
+            seen["total"], seen["done"], seen["closed"] = total, 0, False
+
+        def update(self, k):
+            seen["done"] += k
+
+        def close(self):
+            seen["closed"] = True
+    monkeypatch.setattr(t, "_bar", lambda total, unit, progress: Bar(total))
+    stepped = tournament(game, policies, n, whole_games=whole, seed=4, worlds=4, progress=True)
+    assert stepped == plain
+    assert seen["done"] == seen["total"] > 0 and seen["closed"]
