@@ -143,3 +143,17 @@ def test_documented_json_keys_are_printed(workdir, capsys, monkeypatch, title):
         printed |= _keys(json.loads(out))
     missing = documented_keys(text) - printed
     assert not missing, f"[{title}] no command of the section prints {sorted(missing)}"
+
+
+PYTHON_BLOCKS = re.findall(r"^```python\n(.*?)^```", README, flags=re.S | re.M)
+
+
+@pytest.mark.parametrize("i", range(len(PYTHON_BLOCKS)))
+def test_readme_python_examples_run(i, monkeypatch):
+    """Every ```python block of the README runs as written, from the repository root."""
+    monkeypatch.chdir(ROOT)
+    exec(compile(PYTHON_BLOCKS[i], f"README.md python block {i + 1}", "exec"), {})
+
+
+def test_readme_has_python_examples():
+    assert len(PYTHON_BLOCKS) >= 2
