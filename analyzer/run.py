@@ -186,17 +186,26 @@ class LocalBackend:
             pending = None
             for i in indices:
                 start, count = spec.chunk_range(i)
-                with _KERNEL_LOCK:
-                    res = spec.simulate(start, count, record=False)
-                    part = spec.entry.partials(res)
-                    table = chunk_table(res, spec, i, part)
+                try:
+                    with _KERNEL_LOCK:
+                        res = spec.simulate(start, count, record=False)
+                        part = spec.entry.partials(res)
+                        table = chunk_table(res, spec, i, part)
+                except KeyboardInterrupt:
+                    # interrupted while playing the next chunk: the one being encoded is
+                    # finished work, so it is handed on (and saved) before stopping
+                    if pending is not None:
+                        done, pending = pending.result(), None
+                        yield done
+                    raise
                 del res
                 out = ChunkOut(index=i, start=start, units=count, deals=part["deals"],
                                partials=part, rows=table.num_rows)
                 nxt = pool.submit(encode, table, out)
                 del table
                 if pending is not None:
-                    yield pending.result()
+                    done, pending = pending.result(), None
+                    yield done
                 pending = nxt
             if pending is not None:
                 yield pending.result()
