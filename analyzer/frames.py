@@ -60,8 +60,12 @@ def arrow_table(cols):
     arrays = {}
     for name, v in cols.items():
         if isinstance(v, pd.Categorical):
+            codes = v.codes
+            missing = codes < 0
             arrays[name] = pa.DictionaryArray.from_arrays(
-                pa.array(v.codes), pa.array(v.categories))
+                pa.array(codes, mask=missing if missing.any() else None), pa.array(v.categories))
+        elif isinstance(v, pd.arrays.BooleanArray):
+            arrays[name] = pa.array(v._data, mask=v._mask if v._mask.any() else None)
         else:
             arrays[name] = pa.array(v)
     return pa.table(arrays)
@@ -76,6 +80,21 @@ def arrow_boerenbridge(result):
     """The same table as :func:`tidy_boerenbridge`, straight into Arrow (the streamed
     results path)."""
     return arrow_table(columns_boerenbridge(result))
+
+
+def tidy_bonken(result):
+    """Bonken's tidy DataFrame (:func:`columns_bonken`)."""
+    return pd.DataFrame(columns_bonken(result))
+
+
+def tidy_klaverjassen(result):
+    """Klaverjassen's tidy DataFrame (:func:`columns_klaverjassen`)."""
+    return pd.DataFrame(columns_klaverjassen(result))
+
+
+def tidy_boonaken(result):
+    """Boonaken's tidy DataFrame of single deals (:func:`columns_boonaken`)."""
+    return pd.DataFrame(columns_boonaken(result))
 
 
 def columns_boerenbridge(result):
@@ -138,8 +157,8 @@ def bonken_features(hands):
     }
 
 
-def tidy_bonken(result):
-    """A :class:`fastsim.bonken.Result` → tidy DataFrame: one row per (round, seat) with
+def columns_bonken(result):
+    """A :class:`fastsim.bonken.Result` → tidy columns: one row per (round, seat) with
     game, deal, game_index, round, dealer, seat, position (0 leads, 1 chooses, 3 deals),
     chooser, policy, contract, n_tricks, hand, tricks, score, domino_loser and the features
     of :func:`bonken_features`."""
@@ -171,11 +190,11 @@ def tidy_bonken(result):
         "domino_loser": rep(d["loser"]) == seats,
     }
     cols.update(bonken_features(hands))
-    return pd.DataFrame(cols)
+    return cols
 
 
-def tidy_klaverjassen(result):
-    """A :class:`fastsim.klaverjassen.Result` → one row per (deal, seat): game, deal,
+def columns_klaverjassen(result):
+    """A :class:`fastsim.klaverjassen.Result` → tidy columns, one row per (deal, seat): game, deal,
     game_index, deal_no, dealer, seat, position (0 names first), team, policy, trump,
     playing (the seat's team plays), caller, forced, hand, tricks, team_score, margin (team
     score − the other team's), card_points, roem (the team's), nat (the team played and went
@@ -224,11 +243,11 @@ def tidy_klaverjassen(result):
         "aces": aces.astype(np.int8),
         "call_value": knb.call_values_nb(hands, trump).astype(np.int16),
     }
-    return pd.DataFrame(cols)
+    return cols
 
 
-def tidy_boonaken(result):
-    """A :class:`fastsim.boonaken.Result` → one row per (deal, seat): game, preset, players,
+def columns_boonaken(result):
+    """A :class:`fastsim.boonaken.Result` → tidy columns, one row per (deal, seat): game, preset, players,
     deal, dealer, seat, position, policy, void, contract, bid (point value, 0 otherwise),
     trump, declarer (this seat declares), misere_player, made (this seat's result; missing
     for non-declarers), tricks, card_points, roem (the declarer's counted roem), hand (as
@@ -250,7 +269,7 @@ def tidy_boonaken(result):
     mis = d["misere"]
     hp = bnb.mask_points_many_nb(hands, trump).astype(np.int16)
     contract = np.where(void, 0, rep(info[:, bnb.I_CONTRACT]))
-    return pd.DataFrame({
+    return {
         "game": pd.Categorical.from_codes(np.zeros(rows * n, dtype=np.int8), categories=[OGAME]),
         "preset": pd.Categorical.from_codes(np.full(rows * n, ["seed", "pagat", "leimuiden"].index(result.rules.preset), dtype=np.int8),
                                             categories=["seed", "pagat", "leimuiden"]),
@@ -267,12 +286,11 @@ def tidy_boonaken(result):
         "trump": pd.Categorical.from_codes(np.where(void | (trump < 0), -1, trump),
                                            categories=SUIT_LABELS[:4]),
         "declarer": ~void & (rep(decl_seat) == seats),
-        "misere_player": np.array([(not v) and s in row for v, s, row in
-                                   zip(void, seats, np.repeat(mis, n, axis=0))], dtype=bool),
+        "misere_player": ~void & (np.repeat(mis, n, axis=0) == seats[:, None]).any(axis=1),
         "made": pd.arrays.BooleanArray(res == 1, res < 0),
         "tricks": d["tricks"].ravel().astype(np.int8),
         "card_points": d["card_points"].ravel().astype(np.int16),
         "roem": np.where(rep(decl_seat) == seats, rep(info[:, bnb.I_ROEM]), 0).astype(np.int16),
         "hand": hands,
         "hand_points": hp,
-    })
+    }

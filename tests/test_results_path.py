@@ -18,12 +18,37 @@ CASES = [
 ]
 
 
+OTHER = [
+    ("bonken", dict(deals=3000, contract="no-hearts")),
+    ("bonken", dict(deals=2000, contract="domino")),
+    ("bonken", dict(games=20)),
+    ("klaverjassen", dict(deals=3000)),
+    ("klaverjassen", dict(deals=2000, variant=("amsterdam",))),
+    ("klaverjassen", dict(games=10)),
+    ("boonaken", dict(deals=3000)),
+    ("boonaken", dict(deals=2000, preset="leimuiden", players=5)),
+    ("boonaken", dict(games=5)),
+]
+
+
+def _both(game, case, policy):
+    from analyzer.games import arrow_table
+    spec = RunSpec.make(game, seed=7, policy=policy, **case)
+    r = spec.entry.simulate(spec.setup, spec.n, seed=7, policies=spec.policies)
+    return arrow_table(spec.entry, r), pa.Table.from_pandas(spec.entry.tidy(r), preserve_index=False)
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_arrow_table_is_the_pandas_table(case):
-    spec = RunSpec.make("boerenbridge", seed=7, policy="random", **case)
-    r = spec.entry.simulate(spec.setup, spec.n, seed=7, policies=spec.policies)
-    fast = arrow_boerenbridge(r)
-    slow = pa.Table.from_pandas(tidy_boerenbridge(r), preserve_index=False)
+    fast, slow = _both("boerenbridge", case, "random")
+    assert fast.schema.equals(slow.schema)
+    assert fast.equals(slow)
+
+
+@pytest.mark.parametrize("game,case", OTHER)
+@pytest.mark.parametrize("policy", ["heuristic", "random"])
+def test_arrow_table_is_the_pandas_table_in_every_game(game, case, policy):
+    fast, slow = _both(game, case, policy)
     assert fast.schema.equals(slow.schema)
     assert fast.equals(slow)
 

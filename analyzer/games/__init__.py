@@ -14,7 +14,8 @@ written once for all four games:
 ``simulate(setup, n, seed, policies, start, threads, record, worlds)``  the compiled
                               engine on units ``[start, start + n)``; returns its Result
 ``tidy(result)``              one row per deal (or match) and seat, as a DataFrame
-``arrow(result)``             (optional) the same table built straight into Arrow
+``columns(result)``           (optional) the tidy table's columns as arrays, which the
+                              results path builds into Arrow without pandas
 ``metadata(result)``          the run's set-up as stored with results files
 ``records(result)``           the recorded play, one JSON-able dict per deal
 ``partials(result)``          summary sums of one chunk (integers only, JSON-able)
@@ -74,10 +75,15 @@ def concat_results(results, arrays=("deals", "games", "play")):
 
 
 def arrow_table(entry, result):
-    """The tidy table of ``result`` as a pyarrow Table: the entry's own Arrow builder where
-    it has one (no pandas on the results path), else from its DataFrame."""
-    if hasattr(entry, "arrow"):
-        return entry.arrow(result)
+    """The tidy table of ``result`` as a pyarrow Table: built from the entry's ``columns``
+    where it has them (no pandas on the results path), else from its DataFrame."""
+    from ..agents import has_user
+    cols = None
+    if hasattr(entry, "columns") and not has_user(getattr(result, "policies", ())):
+        cols = entry.columns(result)   # (a seat of a user policy names it: via the frame)
+    if cols is not None:
+        from ..frames import arrow_table as build
+        return build(cols)
     import pyarrow as pa
     return pa.Table.from_pandas(entry.tidy(result), preserve_index=False)
 

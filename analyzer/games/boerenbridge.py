@@ -85,14 +85,10 @@ def tidy(result):
     return tidy_named(tidy_boerenbridge, result)
 
 
-def arrow(result):
-    """The tidy table as a pyarrow Table, built without pandas (streamed results)."""
-    from ..agents import has_user
-    from ..frames import arrow_boerenbridge
-    if has_user(result.policies):     # seats of user policies name them: via the frame
-        import pyarrow as pa
-        return pa.Table.from_pandas(tidy(result), preserve_index=False)
-    return arrow_boerenbridge(result)
+def columns(result):
+    """The tidy table's columns as arrays (built into Arrow without pandas)."""
+    from ..frames import columns_boerenbridge
+    return columns_boerenbridge(result)
 
 
 def metadata(result):

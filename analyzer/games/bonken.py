@@ -86,6 +86,12 @@ def tidy(result):
     return tidy_named(tidy_bonken, result)
 
 
+def columns(result):
+    """The tidy table's columns as arrays (built into Arrow without pandas)."""
+    from ..frames import columns_bonken
+    return columns_bonken(result)
+
+
 def metadata(result):
     r = result.rules
     return {"game": NAME, "players": PLAYERS,

@@ -83,6 +83,15 @@ def tidy(result):
     return tidy_boonaken(result)
 
 
+def columns(result):
+    """Single deals' tidy columns as arrays (built into Arrow without pandas); None for
+    whole matches (their frame is small)."""
+    if isinstance(result, bo.MatchResult):
+        return None
+    from ..frames import columns_boonaken
+    return columns_boonaken(result)
+
+
 def tidy_matches(mr):
     """Whole matches → one row per (match, seat): game, preset, players, match (global
     index), first_dealer, seat, position (0 = left of the match's first dealer), policy,

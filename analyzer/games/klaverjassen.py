@@ -93,6 +93,12 @@ def tidy(result):
     return tidy_named(tidy_klaverjassen, result)
 
 
+def columns(result):
+    """The tidy table's columns as arrays (built into Arrow without pandas)."""
+    from ..frames import columns_klaverjassen
+    return columns_klaverjassen(result)
+
+
 def metadata(result):
     r = result.rules
     return {"game": NAME, "players": PLAYERS, "boompje": result.boompje,
