@@ -315,21 +315,61 @@ def _pick(cards, trump, mode):
     return best
 
 
+# what the heuristic plays for (``mode`` of heuristic_card_nb; docs/boonaken.md)
+PLAY_TAKE = 0          # take tricks: point bids, zwabber, boonaak (either side)
+PLAY_AVOID = 1         # a misère player: take no trick
+PLAY_FEED_WINNER = 2   # a misère defender, a misère player winning this trick: let him
+PLAY_FEED_AFTER = 3    # a misère defender, a misère player still to play: keep the trick low
+PLAY_FEED_DONE = 4     # a misère defender, the misère players beaten in this trick: unload
+
+
+@njit(cache=True, inline="always")
+def play_mode_nb(contract, in_mis, p, j, n, leader, wpos):
+    """The heuristic's aim for position ``p``, ``j``-th to play in a trick led by
+    ``leader`` and won so far by ``wpos``: in a misère the defenders try to hand the misère
+    players a trick."""
+    if contract != CONTRACT_MISERE:
+        return PLAY_TAKE
+    if in_mis[p]:
+        return PLAY_AVOID
+    if j > 0 and in_mis[wpos]:
+        return PLAY_FEED_WINNER
+    for k in range(j + 1, n):
+        if in_mis[(leader + k) % n]:
+            return PLAY_FEED_AFTER
+    return PLAY_FEED_DONE
+
+
+@njit(cache=True, inline="always")
+def _not_beating(legal, winner, led, trump):
+    u = np.int64(0)
+    x = legal
+    while x:
+        c = lowest_nb(x)
+        x &= x - 1
+        if not beats_nb(c, winner, led, trump):
+            u |= np.int64(1) << c
+    return u
+
+
 @njit(cache=True)
-def heuristic_card_nb(hand, legal, j, n, led, winner, trump, avoid, unseen):
-    if avoid:
+def heuristic_card_nb(hand, legal, j, n, led, winner, trump, mode, unseen):
+    if mode == PLAY_AVOID:
         if j == 0:
             return _pick(hand, trump, 0)
-        u = np.int64(0)
-        x = legal
-        while x:
-            c = lowest_nb(x)
-            x &= x - 1
-            if not beats_nb(c, winner, led, trump):
-                u |= np.int64(1) << c
+        u = _not_beating(legal, winner, led, trump)
         if u:
             return _pick(u, trump, 1)
         return _pick(legal, trump, 1 if j == n - 1 else 0)
+    if mode >= PLAY_FEED_WINNER:
+        if j == 0:                      # lead low: the misère player must go under it
+            return _pick(legal, trump, 0)
+        u = _not_beating(legal, winner, led, trump)
+        if mode == PLAY_FEED_WINNER:    # he wins it: stay under, unloading high cards
+            return _pick(u if u else legal, trump, 1)
+        if mode == PLAY_FEED_AFTER:     # keep the card to beat as low as it is
+            return _pick(u, trump, 1) if u else _pick(legal, trump, 0)
+        return _pick(legal, trump, 1)   # the trick is lost for him: unload the highest
     if j == 0:
         top = np.int64(0)
         x = hand
@@ -544,7 +584,7 @@ def rollout_nb(n, preset, hands, deck, stock_pos, trump, t0, leader, tc, tn, pla
                 h = hands[p]
                 legal = legal_nb(h, led, trump, hi, preset)
                 c = heuristic_card_nb(h, legal, j, n, led, winner, trump,
-                                      contract == CONTRACT_MISERE and in_mis[p],
+                                      play_mode_nb(contract, in_mis, p, j, n, leader, wpos),
                                       FULL32 & ~(h | played))
                 hands[p] = h & ~(np.int64(1) << c)
                 played |= np.int64(1) << c
@@ -761,8 +801,8 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
                                  contract, LADDER_VALUE[standing], my_roem, in_mis, won, cpts,
                                  voids, worlds)
             else:
-                avoid = contract == CONTRACT_MISERE and in_mis[p]
-                c = heuristic_card_nb(h, legal, j, n, led, winner, trump, avoid,
+                c = heuristic_card_nb(h, legal, j, n, led, winner, trump,
+                                      play_mode_nb(contract, in_mis, p, j, n, leader, wpos),
                                       FULL32 & ~(h | played))
             if t == 0 and j == 0 and not named:
                 trump = c >> 4

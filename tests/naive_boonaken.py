@@ -339,11 +339,23 @@ def random_auction_action(dkey, k, standing, has_bid_misere):
     return actions[below(dkey, 2000 + k, len(actions))]
 
 
-def heuristic_card(hand, legal, trick, trump, played, avoid, n):
+def heuristic_card(hand, legal, trick, trump, played, avoid, n, feed=None):
     """The heuristic's card. played: every card played this deal so far (this trick's
-    cards included); avoid: I am a misère player."""
+    cards included); avoid: I am a misère player; feed: I defend against a misère —
+    "winning" (a misère player wins the trick so far), "after" (one plays after me) or
+    "done" (neither): the defenders try to hand the misère players a trick."""
     def beats(c):
         return trick_winner(list(trick) + [c], trump) == len(trick)
+
+    if feed is not None:
+        if not trick:
+            return low(legal, trump)            # lead low
+        not_beating = [c for c in legal if not beats(c)]
+        if feed == "winning":                   # let him keep it, unloading high cards
+            return high(not_beating or legal, trump)
+        if feed == "after":                     # keep the card he must beat low
+            return high(not_beating, trump) if not_beating else low(legal, trump)
+        return high(legal, trump)               # lost for him: unload the highest
 
     if avoid:
         if not trick:
@@ -664,8 +676,16 @@ def play_deal(seed, deal_index, players, dealer, policies, *, preset="seed", act
             if policies[seat] == "random":
                 return legal, legal[below(dkey, 1200 + 8 * t + position[seat], len(legal))]
             assert not pending, "a heuristic declarer always names a suit"
+            feed = None
+            if misere_players and seat not in misere_players:
+                if trick and seats_now[trick_winner(trick, trump)] in misere_players:
+                    feed = "winning"
+                elif any(s in misere_players for s in seats_now[i + 1:]):
+                    feed = "after"
+                else:
+                    feed = "done"
             return legal, heuristic_card(in_hand[seat], legal, trick, trump, played,
-                                         seat in misere_players, n)
+                                         seat in misere_players, n, feed)
 
         seats_now = [active[(active.index(leader) + i) % n] for i in range(n)]
         trick, trick_record = nc.play_trick(seats_now, in_hand, played, choose)
