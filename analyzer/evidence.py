@@ -44,7 +44,7 @@ NA = "n/a (too few effective samples)"
 
 __all__ = ["BID_MODELS", "check_bid_model", "bid_slope", "pass_scale", "describe_model",
            "weight_stats", "draw_weights", "thin", "warnings", "interval_ok", "fmt_ci",
-           "gate_ci", "sample_line", "MIN_EFFECTIVE", "MIN_FOR_INTERVAL", "NA"]
+           "gate_ci", "sample_line", "finish_play", "MIN_EFFECTIVE", "MIN_FOR_INTERVAL", "NA"]
 
 
 def check_bid_model(bid_model):
@@ -217,27 +217,62 @@ def _overlap(a, b):
 
 
 def warnings(effective, requested=None, best=None, runner=None, what="option",
-             exact=False, equal=False, extra=()):
+             exact=False, equal=False, extra=(), models="--policy, --bid-model"):
     """The warning lines of a query's answer.
 
     ``effective``: its effective sample size; ``best``/``runner``: ``(name, ci)`` of the
     recommendation and the runner-up (by the quantity the recommendation maximises);
     ``exact``: the outcome is determined (no sampling error); ``equal``: the two did
-    exactly equally well in every sample (a tie, not thin evidence)."""
+    exactly equally well in every sample (a tie, not thin evidence); ``models``: the
+    options that choose another opponents' model."""
     out = []
     if exact:
         return list(extra)
     if effective < MIN_FOR_INTERVAL:
         out.append(f"only {effective:,.0f} effective samples: too few for any interval "
-                   "(none is shown); use more --samples or another opponents' model "
-                   "(--policy, --bid-model)")
+                   f"(none is shown); use more --samples or another opponents' model ({models})")
     elif effective < MIN_EFFECTIVE:
         out.append(f"only {effective:,.0f} effective samples (fewer than {MIN_EFFECTIVE:,}): "
-                   "the figures are rough; use more --samples or another opponents' model "
-                   "(--policy, --bid-model)")
+                   f"the figures are rough; use more --samples or another opponents' model ({models})")
     if best is not None and runner is not None and not equal and effective >= MIN_FOR_INTERVAL \
             and _overlap(best[1], runner[1]):
         out.append(f"the recommended {what} {best[0]} and the runner-up {runner[0]} are not "
                    "separated (their 95% intervals overlap): the difference may be noise; "
                    "use more --samples to decide")
     return out + list(extra)
+
+
+CI_KEYS = ("value_ci", "p_make_ci", "p_last_ci", "expected_score_ci")
+
+
+def finish_play(r, weights, values=None):
+    """Complete a play query's answer ``r`` (its ``cards`` with ``value``/``value_ci``,
+    ``recommended``, ``exact``): ``effective_samples`` and ``top1_weight_share`` of the
+    worlds' ``weights``, intervals hidden (None) when too few effective samples stand
+    behind them, and ``warnings``. ``values[i, k]``: card k's value in world i (two cards
+    equal in every world are a tie, not thin evidence). Returns ``r``."""
+    st = weight_stats(weights)
+    n_eff = st["effective_samples"]
+    r["effective_samples"] = n_eff
+    r["top1_weight_share"] = st["top1_weight_share"]
+    exact = bool(r.get("exact"))
+    if not interval_ok(n_eff, exact):
+        for c in r["cards"]:
+            for k in CI_KEYS:
+                if c.get(k) is not None:
+                    c[k] = None
+    names = [c["card"] for c in r["cards"]]
+    kb = names.index(r["recommended"])
+    v = None if values is None else np.asarray(values)
+    # the runner-up: the best other card that did not do exactly as well in every world
+    others = [k for k in range(len(names)) if k != kb
+              and not (v is not None and np.array_equal(v[:, k], v[:, kb]))]
+    best = (names[kb], r["cards"][kb]["value_ci"])
+    runner = None
+    if others:
+        kr = max(others, key=lambda k: r["cards"][k]["value"])
+        runner = (names[kr], r["cards"][kr]["value_ci"])
+    models = "--policy, --bid-model" if r.get("game") == "boerenbridge" else "--policy"
+    r["warnings"] = warnings(n_eff, r.get("samples"), best, runner, what="card", exact=exact,
+                             models=models)
+    return r
