@@ -77,7 +77,7 @@ def describe_model(bid_model, policy, what="bids", used=True):
         return f"exact heuristic: only deals in which the heuristic makes exactly these {what}"
     if what == "passes":
         return f"soft heuristic (a pass weighs 1/(1+exp((value-threshold+0.5)/{PASS_SCALE:g})))"
-    return f"soft heuristic (a bid k tricks off the heuristic's weighs exp(-{BID_SLOPE:g}k))"
+    return f"soft heuristic (a bid k tricks off the heuristic's weighs exp(-{BID_SLOPE:g}*k))"
 
 
 def _weights(logw):

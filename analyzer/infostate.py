@@ -128,7 +128,7 @@ def weighted_summary(values, weights, success=None, exact=False):
             out["p_ci"] = [p, p]
         else:
             lo, hi = wilson(p * n_eff, n_eff)
-            out["p_ci"] = [min(float(lo), p), max(float(hi), p)]
+            out["p_ci"] = [max(0.0, min(float(lo), p)), min(1.0, max(float(hi), p))]
     return out
 
 
