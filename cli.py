@@ -218,18 +218,19 @@ def bid():
 @click.option("--position", type=int, required=True, help="0 = left of the dealer (bids first) ... players-1 = dealer.")
 @click.option("--bids-before", default=None, help="The bids of positions 0..P-1, e.g. 1,0.")
 @click.option("--samples", type=int, default=20000, show_default=True)
+@click.option("--bid-model", default="soft", show_default=True, help="How earlier bids are read (docs/inference.md): soft or exact.")
 @policy_opt(text="How the other players bid and play: random, heuristic or pimc.")
 @variant_opt
 @notation_opt
 @common
 @worlds_opt
 @guarded
-def bid_boerenbridge(players, hand, trump_card, position, bids_before, samples, policy, variant,
-                     notation, seed, threads, worlds, as_json):
+def bid_boerenbridge(players, hand, trump_card, position, bids_before, samples, bid_model, policy,
+                     variant, notation, seed, threads, worlds, as_json):
     """Expected score and P(exact) of every bid, by simulation (Boerenbridge)."""
     from analyzer.bid_query import bid_query, json_payload, render
     r = bid_query(players, hand, trump_card, position, bids_before, samples, policy.lower(),
-                  variant, seed, notation, threads, worlds)
+                  variant, seed, notation, threads, worlds, bid_model)
     _query_json(json_payload(r), "boerenbridge", "recommended_bid") if as_json else _emit(render(r, position))
 
 
@@ -285,18 +286,19 @@ def trump():
 @click.option("--position", type=int, required=True, help="0 = left of the dealer (names first) .. 3 = dealer.")
 @click.option("--passes", type=int, default=None, help="Passes before me (= position; 4 at position 0 = forced call).")
 @click.option("--samples", type=int, default=None, help="Sampled deals (default 10000; 100 with --policy dd).")
+@click.option("--bid-model", default="soft", show_default=True, help="How the passes before me are read (docs/inference.md): soft or exact.")
 @policy_opt(text="heuristic, random, pimc or dd (double dummy).")
 @variant_opt
 @notation_opt
 @common
 @worlds_opt
 @guarded
-def trump_klaverjassen(hand, position, passes, samples, policy, variant, notation, seed, threads,
-                       worlds, as_json):
+def trump_klaverjassen(hand, position, passes, samples, bid_model, policy, variant, notation, seed,
+                       threads, worlds, as_json):
     """Expected margin, P(nat) and P(pit) of naming each suit or passing (Klaverjassen)."""
     from analyzer.trump_query import render, trump_query
     r = trump_query(hand, position, passes, samples, policy.lower(), variant, seed, notation,
-                    threads, worlds)
+                    threads, worlds, bid_model)
     _query_json(r, "klaverjassen") if as_json else _emit(render(r, position, seed))
 
 

@@ -12,7 +12,10 @@ import numpy as np
 from fastsim import boerenbridge_nb as nb
 from fastsim.boerenbridge_schema import PIMC_WORLDS, POLICIES, SCORING, RulesError, build_rules
 from fastsim.cards import CardError, card_str, mask_of, parse_card, parse_cards, suit_str
-from .stats_core import check_query, check_worlds, mean_ci, wilson
+from .evidence import (NA, check_bid_model, bid_slope, describe_model, draw_weights, gate_ci,
+                       sample_line, thin, warnings, weight_stats)
+from .infostate import weighted_summary
+from .stats_core import check_query, check_worlds
 
 DEFAULT_SAMPLES = 20_000
 MAX_DRAW_FACTOR = 50
@@ -32,7 +35,7 @@ def parse_bids(text):
 
 def bid_query(players, hand, trump_card, position, bids_before=None, samples=DEFAULT_SAMPLES,
               policy="heuristic", variants=(), seed=0, notation="en", threads=None,
-              worlds=PIMC_WORLDS):
+              worlds=PIMC_WORLDS, bid_model=None):
     """Answer the bid query; returns a dict (the ``--json`` shape plus a few extras)."""
     codes = parse_cards(hand, notation) if isinstance(hand, str) else list(hand)
     h = len(codes)
@@ -66,41 +69,45 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=DEF
     given_arr = np.full(n, -1, dtype=np.int64)
     if given is not None:
         given_arr[:position] = given
-    # Earlier heuristic bids reveal information about those hands: sample and reject
-    # until `samples` consistent deals are found (or the draw budget is spent). A random
-    # bidder's bid says nothing about the hand, so nothing is rejected then.
+    # Earlier bids reveal something about those hands: weigh every sampled deal by their
+    # likelihood under the bidder model (analyzer/evidence.py; soft by default, so any
+    # bidding sequence is conditioned on, none rejected). A random bidder's bid says
+    # nothing about the hand, so nothing is weighted then.
     pol = POLICIES[policy]
+    model = check_bid_model(bid_model)
     condition = given is not None and position > 0 and pol != POLICIES["random"]
-    tricks_parts, scores_parts = [], []
-    kept = drawn = accepted = 0
+    lam = bid_slope(model, policy) if condition else 0.0
+    blind = bool(rules.blind_one_card)
+
+    def weigh(start, count):
+        lw = np.zeros(count, dtype=np.float64)
+        u = np.zeros(count, dtype=np.float64)
+        if condition:
+            nb.bid_weights_nb(seed_u, n, h, position, unseen, given_arr, trump, blind,
+                              np.float64(lam), np.int64(start), np.int64(count), lw, u)
+        return lw, u
+
     budget = samples * MAX_DRAW_FACTOR if condition else samples
-    while kept < samples and drawn < budget:
-        need = samples - kept
-        if condition and drawn:
-            rate = max(accepted / drawn, 0.002)
-            need = int(need / rate * 1.1) + 256
-        batch = need
-        batch = min(batch, budget - drawn)
-        ok = np.zeros(batch, dtype=np.bool_)
-        tr = np.zeros((batch, h + 1), dtype=np.int8)
-        sc = np.zeros((batch, h + 1), dtype=np.int16)
-        nb.bid_query_nb(seed_u, n, h, position, np.int64(mask_of(codes)), turned, trump,
-                        unseen, given_arr, condition, pol, SCORING[rules.scoring],
-                        rules.bauer_bonus, rules.dealer_rule, rules.blind_one_card,
-                        np.int64(check_worlds(worlds)), np.int64(drawn), np.int64(batch), np.int64(CHUNK), ok, tr, sc)
-        accepted += int(ok.sum())
-        idx = np.flatnonzero(ok)[: samples - kept]
-        tricks_parts.append(tr[idx])
-        scores_parts.append(sc[idx])
-        kept += len(idx)
-        drawn += batch
-    if kept == 0:
+    logw, u = draw_weights(weigh, samples, budget)
+    drawn = len(logw)
+    accepted = int(np.isfinite(logw).sum())
+    if accepted == 0:
         raise RulesError(f"no deal out of {drawn:,} sampled is consistent with the earlier bids "
-                         f"{','.join(map(str, given))} under the {policy} policy; "
-                         "try --policy random")
-    tricks = np.concatenate(tricks_parts).astype(np.int64)
-    scores = np.concatenate(scores_parts).astype(np.float64)
-    m = len(tricks)
+                         f"{','.join(map(str, given))} under the exact heuristic bidder; "
+                         "try --bid-model soft or --policy random")
+    deals, w = thin(logw, u, samples)
+    m = len(deals)
+    tr = np.zeros((m, h + 1), dtype=np.int8)
+    sc = np.zeros((m, h + 1), dtype=np.int16)
+    nb.bid_query_nb(seed_u, n, h, position, np.int64(mask_of(codes)), turned, trump,
+                    unseen, given_arr, pol, SCORING[rules.scoring],
+                    rules.bauer_bonus, rules.dealer_rule, rules.blind_one_card,
+                    np.int64(check_worlds(worlds)), deals.astype(np.int64), np.int64(CHUNK),
+                    tr, sc)
+    tricks = tr.astype(np.int64)
+    scores = sc.astype(np.float64)
+    st = weight_stats(w)
+    n_eff = st["effective_samples"]
 
     forbidden = None
     if position == n - 1 and rules.dealer_rule:
@@ -108,23 +115,25 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=DEF
         forbidden = f if 0 <= f <= h else None
     out_bids = []
     for b in range(h + 1):
-        hits = int((tricks[:, b] == b).sum())
-        lo, hi = wilson(hits, m)
-        mean = float(scores[:, b].mean())
-        sd = float(scores[:, b].std(ddof=1)) if m > 1 else 0.0
-        slo, shi, se = mean_ci(mean, sd, m)
-        dist = np.bincount(tricks[:, b], minlength=h + 1)[: h + 1] / m
+        summ = weighted_summary(scores[:, b], w, tricks[:, b] == b)
+        dist = np.bincount(tricks[:, b], weights=w, minlength=h + 1)[: h + 1] / w.sum()
         out_bids.append({
             "bid": b,
-            "p_exact": hits / m,
-            "p_exact_ci": [float(lo), float(hi)],
-            "expected_score": mean,
-            "expected_score_ci": [float(slo), float(shi)],
+            "p_exact": summ["p"],
+            "p_exact_ci": gate_ci(summ["p_ci"], n_eff),
+            "expected_score": summ["mean"],
+            "expected_score_ci": gate_ci(summ["mean_ci"], n_eff),
             "forbidden": forbidden == b,
             "trick_distribution": [float(x) for x in dist],
         })
     legal = [x for x in out_bids if not x["forbidden"]]
-    best = max(legal, key=lambda x: (x["expected_score"], x["p_exact"], -x["bid"]))
+    order = sorted(legal, key=lambda x: (x["expected_score"], x["p_exact"], -x["bid"]),
+                   reverse=True)
+    best = order[0]
+    runner = order[1] if len(order) > 1 else None
+    warn = warnings(n_eff, samples, (best["bid"], best["expected_score_ci"]),
+                    None if runner is None else (runner["bid"], runner["expected_score_ci"]),
+                    what="bid")
     return {
         "game": "boerenbridge",
         "players": n,
@@ -141,9 +150,13 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=DEF
         "bids": out_bids,
         "trick_distribution": best["trick_distribution"],
         "samples": m,
-        "effective_samples": m,
+        "effective_samples": n_eff,
+        "top1_weight_share": st["top1_weight_share"],
         "drawn": drawn,
         "acceptance_rate": accepted / drawn,
+        "bid_model": model if condition else None,
+        "bid_model_text": describe_model(model, policy, "bids", condition or given is not None and position > 0),
+        "warnings": warn,
     }
 
 
@@ -157,14 +170,18 @@ def render(r, position):
                f"turned {r['trump_card']} ({'no trump' if r['trump'] is None else 'trump ' + r['trump']})")
     before = "" if r["bids_before"] is None else f"; earlier bids {','.join(map(str, r['bids_before']))}"
     lines.append(f"you are {where}{before}; others play {r['policy']}; scoring {r['scoring']}")
-    lines.append(f"{r['samples']:,} sampled deals (effective {r['effective_samples']:,}"
-               + (f", {r['acceptance_rate']:.1%} of {r['drawn']:,} drawn fit the earlier bids"
-                  if r["drawn"] != r["samples"] else "") + f"), seed {r['seed']}")
+    lines.append(sample_line(r, "deals", "the earlier bids"))
+    if r["bids_before"] is not None and position > 0:
+        lines.append(f"bid model: {r['bid_model_text']}")
     lines.append("")
     lines.append("bid   P(exact)  95% interval      expected score  95% interval")
     for b in r["bids"]:
         mark = "  forbidden (dealer rule)" if b["forbidden"] else (
             "  <- recommended" if b["bid"] == r["recommended_bid"] else "")
+        if b["p_exact_ci"] is None:
+            lines.append(f"{b['bid']:>3}   {b['p_exact']:>7.1%}  {'':16}  "
+                         f"{b['expected_score']:>14.2f}  {NA}{mark}")
+            continue
         lo, hi = b["p_exact_ci"]
         slo, shi = b["expected_score_ci"]
         lines.append(f"{b['bid']:>3}   {b['p_exact']:>7.1%}  [{lo:5.1%}, {hi:5.1%}]  "
@@ -173,13 +190,15 @@ def render(r, position):
     dist = "  ".join(f"{k}:{p:.1%}" for k, p in enumerate(r["trick_distribution"]) if p > 0)
     lines.append(f"my tricks when bidding {r['recommended_bid']}: {dist}")
     lines.append(f"recommended bid: {r['recommended_bid']}")
+    lines += [f"warning: {x}" for x in r["warnings"]]
     return lines
 
 
 def json_payload(r):
     """The bid query's answer as the documented JSON object."""
     keys = ("recommended_bid", "trick_distribution", "samples", "effective_samples",
-            "drawn", "acceptance_rate", "players", "hand", "trump_card", "trump",
+            "top1_weight_share", "drawn", "acceptance_rate", "bid_model", "warnings",
+            "players", "hand", "trump_card", "trump",
             "position", "bids_before", "policy", "scoring", "variants", "seed")
     payload = {k: r[k] for k in keys}
     payload["bids"] = [{k: b[k] for k in ("bid", "p_exact", "p_exact_ci", "expected_score",

@@ -23,6 +23,7 @@ from fastsim.boerenbridge_schema import (MAX_SEATS, PIMC_WORLDS, POLICIES, SCORI
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
+from .evidence import bid_slope, check_bid_model, draw_weights, finish_play, thin, weight_stats
 from .infostate import check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_bid_list, parse_history, weighted_summary, ess
 
 GAME = "boerenbridge"
@@ -422,20 +423,30 @@ def _scalars(state):
     return (SCORING[r.scoring], bool(r.bauer_bonus), bool(r.dealer_rule), state.is_blind)
 
 
-def sample_worlds(state, count, seed=0, condition_bids=None, policy="heuristic", start=0):
+def sample_worlds(state, count, seed=0, condition_bids=None, policy="heuristic", start=0,
+                  bid_model=None):
     """The hidden hands the play query samples (worlds ``start .. start+count`` of
     ``seed``): ``(worlds, logw)`` with ``worlds[i, q]`` the bit mask position ``q`` holds
     now in world i (the state's own hand for its position) and ``logw[i]`` the log
-    importance weight (−inf: rejected, inconsistent with the bids or stuck)."""
+    importance weight: uniform over the deals consistent with the shown voids, times the
+    likelihood of the others' bids under ``bid_model`` (analyzer/evidence.py; −inf:
+    impossible — under the exact model, inconsistent with the bids — or stuck)."""
+    out_w, out_l, _ = _sample(state, count, seed, _condition(policy, condition_bids),
+                              bid_slope(bid_model, policy), start)
+    return out_w, out_l
+
+
+def _sample(state, count, seed, condition, lam, start):
     a = state.kernel_args()
     _, _, dealer_rule, blind = _scalars(state)
     out_w = np.zeros((count, state.n), dtype=np.int64)
     out_l = np.zeros(count, dtype=np.float64)
+    out_u = np.zeros(count, dtype=np.float64)
     pq.sample_worlds_nb(check_seed(seed), state.n, state.h, state.position, a["hand"],
                         a["played"], state.t, state.leader, a["tn"], a["voids"], a["played_by"],
-                        state.trump, a["bids"], _condition(policy, condition_bids), dealer_rule,
-                        blind, np.int64(start), np.int64(count), out_w, out_l)
-    return out_w, out_l
+                        state.trump, a["bids"], condition, np.float64(lam), dealer_rule,
+                        blind, np.int64(start), np.int64(count), out_w, out_l, out_u)
+    return out_w, out_l, out_u
 
 
 def _determined(state, policy):
@@ -460,55 +471,50 @@ def _determined(state, policy):
     return True
 
 
-def _draw(state, a, cards, samples, condition, pol, worlds, seed_u):
-    """Sample and play until ``samples`` consistent worlds are in (or the draw budget is
-    spent); returns (log weights, my tricks, my scores, worlds drawn)."""
+def _draw(state, a, cards, samples, condition, lam, pol, worlds, seed_u):
+    """Weigh worlds 0, 1, … until they carry ``samples`` effective samples (or the draw
+    budget is spent), thin them (analyzer/evidence.py) and play the kept ones; returns
+    (weights, my tricks, my scores, worlds drawn, worlds of positive weight)."""
     n, h, me = state.n, state.h, state.position
     scoring, bauer, dealer_rule, blind = _scalars(state)
     K = len(cards)
-    logw_parts, tr_parts, sc_parts = [], [], []
-    kept = drawn = 0
-    budget = samples * MAX_DRAW_FACTOR
-    while kept < samples and drawn < budget:
-        need = samples - kept
-        if drawn:
-            rate = max(kept / drawn, 0.002)
-            need = int(need / rate * 1.1) + 64
-        batch = min(need, budget - drawn)
-        lw = np.empty(batch, dtype=np.float64)
-        tr = np.zeros((batch, K), dtype=np.int8)
-        sc = np.zeros((batch, K), dtype=np.int16)
-        kernel = pq.play_query_nb if pol == POLICIES["heuristic"] else pq.play_query_policy_nb
-        kernel(seed_u, n, h, me, a["hand"], cards, state.turned, state.trump,
-               a["played"], a["bids"], a["won"], state.t, state.leader, a["tc"],
-               a["tn"], a["voids"], a["played_by"], condition, pol, scoring, bauer,
-               dealer_rule, blind, np.int64(worlds), np.int64(drawn),
-               np.int64(batch), np.int64(CHUNK), lw, tr, sc)
-        idx = np.flatnonzero(np.isfinite(lw))[: samples - kept]
-        logw_parts.append(lw[idx])
-        tr_parts.append(tr[idx])
-        sc_parts.append(sc[idx])
-        kept += len(idx)
-        drawn += batch
-    return (np.concatenate(logw_parts), np.concatenate(tr_parts).astype(np.int64),
-            np.concatenate(sc_parts).astype(np.float64), drawn)
+
+    def weigh(start, count):
+        _, lw, u = _sample(state, count, seed_u, condition, lam, start)
+        return lw, u
+
+    logw, u = draw_weights(weigh, samples, samples * MAX_DRAW_FACTOR)
+    deals, w = thin(logw, u, samples)
+    m = len(deals)
+    lw = np.empty(m, dtype=np.float64)
+    tr = np.zeros((m, K), dtype=np.int8)
+    sc = np.zeros((m, K), dtype=np.int16)
+    kernel = pq.play_query_nb if pol == POLICIES["heuristic"] else pq.play_query_policy_nb
+    kernel(seed_u, n, h, me, a["hand"], cards, state.turned, state.trump,
+           a["played"], a["bids"], a["won"], state.t, state.leader, a["tc"],
+           a["tn"], a["voids"], a["played_by"], condition, np.float64(lam), pol, scoring,
+           bauer, dealer_rule, blind, np.int64(worlds), deals.astype(np.int64),
+           np.int64(CHUNK), lw, tr, sc)
+    return (w, tr.astype(np.int64), sc.astype(np.float64), len(logw),
+            int(np.isfinite(logw).sum()))
 
 
 def play_query(players, hand, trump_card, position, bids, history="", samples=DEFAULT_SAMPLES,
                policy="heuristic", worlds=PIMC_WORLDS, seed=0, threads=None, notation="en",
-               variants=(), hand_size=None, condition_bids=None, state=None):
+               variants=(), hand_size=None, condition_bids=None, state=None, bid_model=None):
     """Score every legal card of the player to move; returns a JSON-able dict.
 
     ``players``, ``hand`` (cards held now), ``trump_card``, ``position`` (0 = left of the
     dealer), ``bids`` (``"b0,b1,…"`` by position) and ``history`` as for
     :meth:`BoerenbridgeInfoState.from_inputs` (or pass a ready ``state``). ``samples``
-    consistent worlds are played out once per legal card with ``policy`` for everyone
+    effective worlds are played out once per legal card with ``policy`` for everyone
     (``worlds``: the pimc policy's own worlds per decision). ``condition_bids`` (default:
-    on unless the policy is random) keeps only worlds in which the others' heuristic
-    bids equal their actual bids; by default, when fewer than a tenth of ``samples``
-    pass within the draw budget, the bids are not used and ``note`` says so
-    (``condition_bids=True`` keeps them, an error if no world passes). Reproducible
-    from ``seed`` for any ``threads``.
+    on unless the policy is random) weighs the worlds by the likelihood of the others'
+    bids under ``bid_model`` (analyzer/evidence.py: ``soft``, the default, or ``exact``,
+    only worlds in which the others' heuristic bids equal their actual bids; then, by
+    default, when fewer than a tenth of ``samples`` pass within the draw budget, the bids
+    are not used and ``note`` says so; ``condition_bids=True`` keeps them, an error if no
+    world passes). Reproducible from ``seed`` for any ``threads``.
     """
     if policy not in POLICIES:
         raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
@@ -532,25 +538,26 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=DE
     K = len(cards)
     a = state.kernel_args()
     condition = _condition(policy, condition_bids)
+    model = check_bid_model(bid_model)
+    lam = bid_slope(model, policy)
     pol = POLICIES[policy]
     note = None
-    logw, tricks, scores, drawn = _draw(state, a, cards, samples, condition, pol, worlds, seed_u)
-    if len(logw) < samples * MIN_KEPT_FRACTION and condition and condition_bids is None:
-        note = (f"only {len(logw):,} of {drawn:,} worlds drawn are consistent with the bids "
+    w, tricks, scores, drawn, accepted = _draw(state, a, cards, samples, condition, lam, pol,
+                                               worlds, seed_u)
+    if weight_stats(w)["effective_samples"] < samples * MIN_KEPT_FRACTION and condition \
+            and condition_bids is None and model == "exact":
+        note = (f"only {accepted:,} of {drawn:,} worlds drawn are consistent with the bids "
                 f"{','.join(map(str, state.bids))} under heuristic bidders; "
                 "the bids were not used to sample")
         condition = False
-        logw, tricks, scores, drawn = _draw(state, a, cards, samples, condition, pol, worlds,
-                                            seed_u)
-    kept = len(logw)
+        w, tricks, scores, drawn, accepted = _draw(state, a, cards, samples, condition, lam,
+                                                   pol, worlds, seed_u)
+    kept = len(w)
     if kept == 0:
         why = (f"with the others' bids {','.join(map(str, state.bids))} under heuristic "
-               "bidders (try condition_bids off or policy random)" if condition else
-               "with the shown voids")
+               "bidders (try bid_model soft, condition_bids off or policy random)"
+               if condition else "with the shown voids")
         raise RulesError(f"no sampled world out of {drawn:,} is consistent {why}")
-    # equally likely worlds differ in log weight only by rounding: make them equal
-    logw = np.round(logw - logw.max(), 9)
-    w = np.exp(logw)
     exact = _determined(state, policy)
     bid = state.bids[me]
     out_cards = []
@@ -573,7 +580,7 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=DE
     tied = [x for x in out_cards if x["expected_score"] == top]
     best = next((x for x in tied if x["card"] == choice_s),
                 max(tied, key=lambda x: x["p_make"]))
-    return {
+    return finish_play({
         "game": GAME,
         "players": n,
         "hand_size": h,
@@ -593,12 +600,13 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=DE
         "samples": int(kept),
         "effective_samples": float(ess(w)),
         "worlds_drawn": int(drawn),
-        "acceptance_rate": kept / drawn,
+        "acceptance_rate": accepted / drawn,
         "conditioned_on_bids": condition,
+        "bid_model": model if condition else None,
         "note": note,
         "policy": policy,
         "pimc_worlds": int(worlds),
         "seed": seed,
         "scoring": rules.scoring,
         "variants": dict(rules.variants),
-    }
+    }, w, scores)

@@ -22,6 +22,7 @@ from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
 from .infostate import sample_hidden, check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
+from .evidence import finish_play
 
 GAME = "bonken"
 DEFAULT_SAMPLES = 2_000
@@ -426,7 +427,7 @@ def play_query(contract, hand, position, history="", samples=DEFAULT_SAMPLES,
     top = max(x["expected_score"] for x in out_cards)
     tied = [x for x in out_cards if x["expected_score"] == top]
     best = next((x for x in tied if x["card"] == choice), tied[0])
-    return {
+    return finish_play({
         "game": GAME,
         "contract": CONTRACTS[state.contract],
         "trump": SUITS[state.trump] if state.trump >= 0 else None,
@@ -447,7 +448,7 @@ def play_query(contract, hand, position, history="", samples=DEFAULT_SAMPLES,
         "pimc_worlds": int(worlds),
         "seed": seed,
         "variants": dict(state.rules.variants),
-    }
+    }, w, scores)
 
 
 # ---------------------------------------------------------------------- domino
@@ -765,7 +766,7 @@ def domino_play_query(hand, position, history="", samples=DEFAULT_SAMPLES, polic
     top = max(x["value"] for x in out_cards)
     tied = [x for x in out_cards if x["value"] == top]
     best = next((x for x in tied if x["card"] == choice), tied[0])
-    return {
+    return finish_play({
         "game": GAME, "contract": "domino", "trump": None, "position": state.position,
         "to_move": state.to_move, "hand": [card_str(c, notation) for c in state.hand_cards],
         "history": state.history_str(notation), "held": list(state.held),
@@ -773,7 +774,7 @@ def domino_play_query(hand, position, history="", samples=DEFAULT_SAMPLES, polic
         "exact": exact, "samples": int(ok.sum()), "effective_samples": float(ess(w)),
         "worlds_drawn": int(samples), "policy": policy, "seed": seed,
         "variants": dict(state.rules.variants),
-    }
+    }, w, lose)
 
 
 def _domino_determined(state, policy):

@@ -16,6 +16,7 @@ from fastsim.boonaken_schema import (BOONAAK, LADDER, LAYOUT_OPEN, MISERE, PIMC_
                                      ZWABBER, build_rules)
 from fastsim.cards import CardError, card_str, mask_of, parse_cards, suit_str
 from fastsim.common import RulesError
+from .evidence import NA, gate_ci, warnings, weight_stats
 from .stats_core import check_query, check_worlds, mean_ci, wilson
 
 WORTH = 0.5
@@ -73,10 +74,25 @@ def bid_advice(players, hand, open_cards, preset="seed", samples=5000, policy="h
         expected[suit_str(t, notation)] = {"mean": mean, "ci": [float(lo), float(hi)]}
     best_t = max(expected, key=lambda k: expected[k]["mean"])
     worth = [r for r in rows if r["p_make"] >= WORTH]
+    # is the answer settled? the highest worth bid, and every bid above it, must have a
+    # 95% interval clear of one half
+    first = rows.index(worth[-1]) if worth else 0
+    open_ = [r for r in rows[first:] if r["p_make_ci"][0] <= WORTH <= r["p_make_ci"][1]]
+    extra = [f"whether bid {r['bid']} is worth making is not settled: P(make) {r['p_make']:.1%}, "
+             f"95% interval [{r['p_make_ci'][0]:.1%}, {r['p_make_ci'][1]:.1%}] includes 50%; "
+             "use more --samples to decide" for r in open_[:3]]
+    n_eff = float(m)
+    warn = warnings(n_eff, samples, extra=extra, models="--policy")
+    for r in rows:
+        r["p_make_ci"] = gate_ci(r["p_make_ci"], n_eff)
+    for v in expected.values():
+        v["ci"] = gate_ci(v["ci"], n_eff)
     return {"game": "boonaken", "players": n, "preset": rules.preset,
             "hand": [card_str(c, notation) for c in sorted(h)],
             "open": [card_str(c, notation) for c in o], "policy": policy, "seed": seed,
-            "samples": m, "bids": rows, "expected_points": expected, "best_trump": best_t,
+            "samples": m, "effective_samples": n_eff,
+            "top1_weight_share": weight_stats(np.ones(m))["top1_weight_share"],
+            "warnings": warn, "bids": rows, "expected_points": expected, "best_trump": best_t,
             "highest_bid": worth[-1]["bid"] if worth else None}
 
 
@@ -93,8 +109,10 @@ def render(r, seed):
     for b in r["bids"]:
         if isinstance(b["bid"], int) and (b["p_make"] in (0.0, 1.0)) and b["bid"] % 25:
             continue   # keep the table short: certain levels only every 25 points
-        lo, hi = b["p_make_ci"]
-        lines.append(f"{str(b['bid']):<10} {b['p_make']:>7.1%}  [{lo:5.1%}, {hi:5.1%}]  {b['trump'] or '-'}")
+        ci = b["p_make_ci"]
+        iv = f"{NA:<15}" if ci is None else f"[{ci[0]:5.1%}, {ci[1]:5.1%}]"
+        lines.append(f"{str(b['bid']):<10} {b['p_make']:>7.1%}  {iv}  {b['trump'] or '-'}")
     lines.append("")
     lines.append(f"highest bid worth making (P >= 50%): {r['highest_bid']}")
+    lines += [f"warning: {x}" for x in r["warnings"]]
     return lines

@@ -15,6 +15,7 @@ from fastsim.bonken_schema import (CONTRACTS, CONTRACT_TOTAL, N_NEGATIVE, PIMC_W
                                    RulesError,
                                    build_rules, parse_contracts, parse_seat_policies)
 from fastsim.cards import CardError, card_str, mask_of, parse_cards
+from .evidence import NA, gate_ci, warnings, weight_stats
 from .stats_core import check_query, check_worlds, mean_ci
 
 DEFAULT_SAMPLES = 10_000
@@ -53,7 +54,20 @@ def contract_query(hand, available=None, samples=DEFAULT_SAMPLES, policy="heuris
             "vs_average": mean - CONTRACT_TOTAL[c] / 4,
             "others": [float(scores[:, k, p].mean()) for p in (0, 2, 3)],
         })
-    best = max(rows, key=lambda r: r["vs_average"])
+    order = sorted(range(len(rows)), key=lambda k: rows[k]["vs_average"], reverse=True)
+    best = rows[order[0]]
+    n_eff = float(samples)
+
+    def ci_vs(k):   # the interval of vs_average: the score's, shifted by the average
+        lo, hi = rows[k]["expected_score_ci"]
+        return [lo - CONTRACT_TOTAL[ids[k]] / 4, hi - CONTRACT_TOTAL[ids[k]] / 4]
+    runner = None
+    if len(order) > 1:
+        runner = (rows[order[1]]["contract"], ci_vs(order[1]))
+    warn = warnings(n_eff, samples, (best["contract"], ci_vs(order[0])), runner, what="contract",
+                    models="--policy")
+    for row in rows:
+        row["expected_score_ci"] = gate_ci(row["expected_score_ci"], n_eff)
     res = {
         "game": "bonken",
         "hand": [card_str(c, notation) for c in sorted(codes)],
@@ -61,6 +75,9 @@ def contract_query(hand, available=None, samples=DEFAULT_SAMPLES, policy="heuris
         "variants": dict(rules.variants),
         "seed": seed,
         "samples": samples,
+        "effective_samples": n_eff,
+        "top1_weight_share": weight_stats(np.ones(samples))["top1_weight_share"],
+        "warnings": warn,
         "recommended": best["contract"],
         "contracts": rows,
     }
@@ -79,13 +96,15 @@ def render(r):
     lines.append("")
     lines.append("contract             your score  95% interval        vs average   others (left, right, dealer)")
     for c in r["contracts"]:
-        lo, hi = c["expected_score_ci"]
+        ci = c["expected_score_ci"]
+        iv = f"{NA:<18}" if ci is None else f"[{ci[0]:7.2f}, {ci[1]:7.2f}]"
         oth = " ".join(f"{x:7.2f}" for x in c["others"])
         mark = "  <- recommended" if c["contract"] == r["recommended"] else ""
-        lines.append(f"{c['contract']:<20} {c['expected_score']:>10.2f}  [{lo:7.2f}, {hi:7.2f}]  "
+        lines.append(f"{c['contract']:<20} {c['expected_score']:>10.2f}  {iv}  "
                    f"{c['vs_average']:>+10.2f}   {oth}{mark}")
     lines.append("")
     for kind in ("negative", "trump"):
         if f"recommended_{kind}" in r:
             lines.append(f"best {kind} contract: {r[f'recommended_{kind}']}")
+    lines += [f"warning: {x}" for x in r["warnings"]]
     return lines

@@ -128,29 +128,46 @@ def weighted_summary(values, weights, success=None, exact=False):
             out["p_ci"] = [p, p]
         else:
             lo, hi = wilson(p * n_eff, n_eff)
-            out["p_ci"] = [min(float(lo), p), max(float(hi), p)]
+            out["p_ci"] = [max(0.0, min(float(lo), p)), min(1.0, max(float(hi), p))]
     return out
 
 
 def render_play(r):
     """A play query's answer as text lines (every game)."""
+    from .evidence import NA
     ess = r.get("effective_samples", r["samples"])
+    extra = ""
+    if r.get("top1_weight_share") is not None:
+        extra = f"; the top 1% carry {r['top1_weight_share']:.1%} of the weight"
+    if r.get("bid_model"):
+        extra += f"; bids weighed by the {r['bid_model']} heuristic bidder"
+    drawn = r.get("worlds_drawn")
+    if drawn is not None and drawn != r["samples"]:
+        extra += f"; {drawn:,} drawn"
     lines = [f"{r['game']}: position {r['to_move']} to play; {r['samples']:,} sampled worlds "
-             f"(effective {ess:,.0f}), everyone plays {r['policy']}, seed {r['seed']}"]
+             f"(effective {ess:,.0f}{extra}), everyone plays {r['policy']}, seed {r['seed']}"]
     if r.get("note"):
         lines.append(f"note: {r['note']}")
     has_make = any(c.get("p_make") is not None for c in r["cards"])
     lines += ["", "card   value   95% interval        " + ("P(make)  95% interval" if has_make else "")]
     for c in r["cards"]:
-        lo, hi = c["value_ci"]
         mark = ("  <- recommended" if c["card"] == r["recommended"] else "") + (
             "  (the policy's card)" if c["card"] == r["policy_choice"] else "")
+        if c["value_ci"] is None:
+            iv = f"{NA:<20}"
+        else:
+            lo, hi = c["value_ci"]
+            iv = f"[{lo:7.2f}, {hi:7.2f}]"
         make = ""
         if has_make and c.get("p_make") is not None:
-            mlo, mhi = c["p_make_ci"]
-            make = f"{c['p_make']:>7.1%}  [{mlo:5.1%}, {mhi:5.1%}]"
-        lines.append(f"{c['card']:<5} {c['value']:>7.2f}  [{lo:7.2f}, {hi:7.2f}]  {make}{mark}")
+            if c.get("p_make_ci") is None:
+                make = f"{c['p_make']:>7.1%}"
+            else:
+                mlo, mhi = c["p_make_ci"]
+                make = f"{c['p_make']:>7.1%}  [{mlo:5.1%}, {mhi:5.1%}]"
+        lines.append(f"{c['card']:<5} {c['value']:>7.2f}  {iv}  {make}{mark}")
     lines += ["", f"recommended: {r['recommended']}; {r['policy']} would play {r['policy_choice']}"]
+    lines += [f"warning: {x}" for x in r.get("warnings", ())]
     return lines
 
 

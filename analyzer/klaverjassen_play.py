@@ -22,6 +22,7 @@ from fastsim.klaverjassen_schema import (LAST_TRICK, PIMC_WORLDS, POLICIES, TRUM
 from fastsim.klaverjassen_nb import FULL32, roem_nb
 from fastsim.rng import check_seed
 from .infostate import sample_hidden, check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
+from .evidence import finish_play
 
 GAME = "klaverjassen"
 DEFAULT_SAMPLES = 2_000
@@ -415,7 +416,7 @@ def play_query(hand, trump, caller, position, history="", samples=DEFAULT_SAMPLE
     top = max(x["value"] for x in out_cards)
     tied = [x for x in out_cards if x["value"] == top]
     best = next((x for x in tied if x["card"] == choice), tied[0])
-    return {
+    return finish_play({
         "game": GAME,
         "trump": SUITS[state.trump],
         "playing_team": "ours" if state.playing == state.position & 1 else "theirs",
@@ -438,4 +439,4 @@ def play_query(hand, trump, caller, position, history="", samples=DEFAULT_SAMPLE
         "pimc_worlds": int(worlds),
         "seed": seed,
         "variants": dict(r.variants),
-    }
+    }, w, mine - theirs)

@@ -16,7 +16,10 @@ from fastsim import klaverjassen_nb as knb
 from fastsim.cards import CardError, card_str, mask_of, parse_cards, suit_str
 from fastsim.common import RulesError
 from fastsim.klaverjassen_schema import PIMC_WORLDS, POLICIES, build_rules
-from .stats_core import check_query, check_worlds, mean_ci, wilson
+from .evidence import (NA, check_bid_model, describe_model, draw_weights, gate_ci, pass_scale,
+                       sample_line, thin, warnings, weight_stats)
+from .infostate import weighted_summary
+from .stats_core import check_query, check_worlds
 
 MAX_DRAW_FACTOR = 200
 
@@ -27,7 +30,7 @@ def option_name(o, notation="en"):
 
 
 def trump_query(hand, position, passes=None, samples=None, policy="heuristic", variants=(),
-                seed=0, notation="en", threads=None, worlds=PIMC_WORLDS):
+                seed=0, notation="en", threads=None, worlds=PIMC_WORLDS, bid_model=None):
     codes = parse_cards(hand, notation, deck=32) if isinstance(hand, str) else list(hand)
     if len(codes) != 8:
         raise CardError(f"a Klaverjassen hand has 8 cards, got {len(codes)}")
@@ -46,41 +49,43 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
     play_pol = POLICIES[policy if policy in ("random", "pimc") else "heuristic"]
     pol = np.full(4, play_pol, dtype=np.int64)
     pol[position] = POLICIES["heuristic"]
+    model = check_bid_model(bid_model)
     condition = policy != "random" and (position > 0 or forced)
+    tau = pass_scale(model)
     unseen = np.array([16 * s + r for s in range(4) for r in range(5, 13) if 16 * s + r not in set(codes)],
                       dtype=np.int64)
     play = policy != "dd"
-    parts = {k: [] for k in ("hands", "trump", "team", "margin", "nat", "pit")}
-    kept = drawn = accepted = 0
+
+    def weigh(start, count):
+        lw = np.zeros(count, dtype=np.float64)
+        u = np.zeros(count, dtype=np.float64)
+        if condition:
+            knb.trump_weights_nb(seed_u, position, unseen, forced, np.float64(tau),
+                                 np.int64(start), np.int64(count), lw, u)
+        return lw, u
+
     budget = samples * MAX_DRAW_FACTOR if condition else samples
-    while kept < samples and drawn < budget:
-        need = samples - kept
-        if condition and drawn:
-            need = int(need / max(accepted / drawn, 0.002) * 1.1) + 256
-        batch = min(need, budget - drawn)
-        ok = np.zeros(batch, dtype=np.bool_)
-        a = {"hands": np.zeros((batch, 4), dtype=np.int64),
-             "trump": np.full((batch, 5), -1, dtype=np.int64),
-             "team": np.full((batch, 5), -1, dtype=np.int64),
-             "margin": np.zeros((batch, 5), dtype=np.int64),
-             "nat": np.zeros((batch, 5), dtype=np.bool_),
-             "pit": np.zeros((batch, 5), dtype=np.bool_)}
-        knb.trump_query_nb(seed_u, np.int64(mask_of(codes)), position, unseen, forced, condition,
-                           pol, rules.amsterdam, rules.undertrump_forced, rules.all_100,
-                           np.int64(check_worlds(worlds)), play,
-                           np.int64(drawn), np.int64(batch), np.int64(64), ok, a["hands"],
-                           a["trump"], a["team"], a["margin"], a["nat"], a["pit"])
-        accepted += int(ok.sum())
-        idx = np.flatnonzero(ok)[:samples - kept]
-        for k in parts:
-            parts[k].append(a[k][idx])
-        kept += len(idx)
-        drawn += batch
-    if kept == 0:
+    logw, u = draw_weights(weigh, samples, budget)
+    drawn = len(logw)
+    accepted = int(np.isfinite(logw).sum())
+    if accepted == 0:
         raise RulesError(f"no deal out of {drawn:,} sampled lets every earlier player pass "
-                         "under the heuristic call; try --policy random")
-    r = {k: np.concatenate(v) for k, v in parts.items()}
-    m = kept
+                         "under the exact heuristic call; try --bid-model soft or --policy random")
+    deals, w = thin(logw, u, samples)
+    m = len(deals)
+    r = {"hands": np.zeros((m, 4), dtype=np.int64),
+         "trump": np.full((m, 5), -1, dtype=np.int64),
+         "team": np.full((m, 5), -1, dtype=np.int64),
+         "margin": np.zeros((m, 5), dtype=np.int64),
+         "nat": np.zeros((m, 5), dtype=np.bool_),
+         "pit": np.zeros((m, 5), dtype=np.bool_)}
+    knb.trump_query_nb(seed_u, np.int64(mask_of(codes)), position, unseen, forced,
+                       pol, rules.amsterdam, rules.undertrump_forced, rules.all_100,
+                       np.int64(check_worlds(worlds)), play, deals.astype(np.int64),
+                       np.int64(64), r["hands"], r["trump"], r["team"], r["margin"],
+                       r["nat"], r["pit"])
+    st = weight_stats(w)
+    n_eff = st["effective_samples"]
     me = position & 1
     options = [o for o in range(5) if not (o == 4 and forced)]
     if not play:
@@ -101,25 +106,32 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
     rows = []
     for o in options:
         x = r["margin"][:, o].astype(np.float64)
-        mean = float(x.mean())
-        sd = float(x.std(ddof=1)) if m > 1 else 0.0
-        lo, hi, _ = mean_ci(mean, sd, m)
-        nat = int(r["nat"][:, o].sum())
-        pit = int(r["pit"][:, o].sum())
-        nlo, nhi = wilson(nat, m)
-        plo, phi = wilson(pit, m)
-        rows.append({"option": option_name(o, notation), "expected_margin": mean,
-                     "expected_margin_ci": [float(lo), float(hi)],
-                     "p_nat": nat / m, "p_nat_ci": [float(nlo), float(nhi)],
-                     "p_pit": pit / m, "p_pit_ci": [float(plo), float(phi)],
-                     "p_we_play": float((r["team"][:, o] == me).mean())})
-    best = max(rows, key=lambda x: x["expected_margin"])
+        summ = weighted_summary(x, w, r["nat"][:, o])
+        pit = weighted_summary(x, w, r["pit"][:, o])
+        rows.append({"option": option_name(o, notation), "expected_margin": summ["mean"],
+                     "expected_margin_ci": gate_ci(summ["mean_ci"], n_eff),
+                     "p_nat": summ["p"], "p_nat_ci": gate_ci(summ["p_ci"], n_eff),
+                     "p_pit": pit["p"], "p_pit_ci": gate_ci(pit["p_ci"], n_eff),
+                     "p_we_play": float((w * (r["team"][:, o] == me)).sum() / w.sum()),
+                     "_x": x})
+    order = sorted(rows, key=lambda x: x["expected_margin"], reverse=True)
+    best, runner = order[0], (order[1] if len(order) > 1 else None)
+    warn = warnings(n_eff, samples, (best["option"], best["expected_margin_ci"]),
+                    None if runner is None else (runner["option"], runner["expected_margin_ci"]),
+                    what="option",
+                    equal=runner is not None and np.array_equal(best["_x"], runner["_x"]))
+    for x in rows:
+        del x["_x"]
     return {"game": "klaverjassen", "hand": [card_str(c, notation) for c in sorted(codes)],
             "position": position, "passes": passes, "forced": forced, "policy": policy,
             "label": ("perfect-information bound (double dummy)" if policy == "dd"
                       else f"{policy} play"),
             "variants": dict(rules.variants), "seed": seed, "samples": m,
+            "effective_samples": n_eff, "top1_weight_share": st["top1_weight_share"],
             "drawn": drawn, "acceptance_rate": accepted / drawn,
+            "bid_model": model if condition else None,
+            "bid_model_text": describe_model(model, policy, "passes", position > 0 or forced),
+            "warnings": warn,
             "recommended": best["option"], "options": rows}
 
 
@@ -128,15 +140,18 @@ def render(r, position, seed):
     lines = []
     lines.append(f"Klaverjassen, position {position}{' (forced call)' if r['forced'] else ''}: "
                f"{' '.join(r['hand'])}")
-    lines.append(f"{r['samples']:,} sampled deals ({r['acceptance_rate']:.1%} of {r['drawn']:,} drawn fit "
-               f"the passes), {r['label']}, seed {seed}")
+    lines.append(sample_line(r, "deals", "the passes", seed) + f", {r['label']}")
+    if position > 0 or r["forced"]:
+        lines.append(f"pass model: {r['bid_model_text']}")
     lines.append("")
     lines.append("option  margin (us - them)  95% interval         P(nat)   P(pit)   we play")
     for o in r["options"]:
-        lo, hi = o["expected_margin_ci"]
+        ci = o["expected_margin_ci"]
+        iv = NA if ci is None else f"[{ci[0]:7.1f}, {ci[1]:7.1f}]"
         mark = "  <- recommended" if o["option"] == r["recommended"] else ""
-        lines.append(f"{o['option']:<7} {o['expected_margin']:>18.1f}  [{lo:7.1f}, {hi:7.1f}]  "
+        lines.append(f"{o['option']:<7} {o['expected_margin']:>18.1f}  {iv}  "
                    f"{o['p_nat']:>7.1%}  {o['p_pit']:>7.1%}  {o['p_we_play']:>7.0%}{mark}")
     lines.append("")
     lines.append(f"recommended: {r['recommended']}")
+    lines += [f"warning: {x}" for x in r["warnings"]]
     return lines

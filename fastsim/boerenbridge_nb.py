@@ -20,7 +20,8 @@ from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_n
                       random_card_nb)
 from .pimc_nb import deal_hidden_nb, decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
 from .trick import trick_key_nb, trick_so_far_nb, NATURAL_ORDER
-from .rng import KEY_PIMC_BID, run_key_nb, deal_key_nb, below_nb, shuffle_nb
+from .rng import KEY_PIMC_BID, run_key_nb, deal_key_nb, below_nb, rand_nb, shuffle_nb
+from .bidmodel_nb import CTR_THIN, bid_loglik_nb, uniform_nb
 from .boerenbridge_schema import (
     POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK, BAUER_BONUS,
     BLIND_MULTIPLIER, LEADER_BONUS, EARLIER_BIDS_SHIFT, MAX_SEATS,
@@ -443,24 +444,53 @@ def run_games_nb(seed, n, schedule, notrump, first_dealer, seat_pol, scoring, ba
 # ----------------------------------------------------------------------------- bid query
 
 @njit(cache=True, parallel=True)
-def bid_query_nb(seed, n, h, my_pos, my_hand, turned, trump, unseen, given, condition,
-                 others_pol, scoring, bauer, dealer_rule, blind, worlds, start, count, chunk,
-                 out_ok, out_tricks, out_scores):
-    """Sample deals consistent with what the player at ``my_pos`` knows and play each one
-    once per candidate bid 0..h (common random numbers across bids).
+def bid_weights_nb(seed, n, h, my_pos, unseen, given, trump, blind, lam, start, count,
+                   out_logw, out_u):
+    """The bid query's importance weights of deals ``start .. start+count``: the log
+    likelihood of the earlier bids ``given[:my_pos]`` when positions ``0..my_pos-1`` hold
+    the sampled hands, under the soft heuristic bidder with slope ``lam``
+    (:func:`fastsim.bidmodel_nb.bid_loglik_nb`; ``inf``: the exact heuristic, 0 or −inf),
+    and each deal's thinning uniform ``out_u``. Deals exactly as :func:`bid_query_nb`
+    (only the cards of the earlier positions are drawn: a prefix of the same shuffle)."""
+    rkey = run_key_nb(seed)
+    U = unseen.shape[0]
+    for i in prange(count):
+        dkey = deal_key_nb(rkey, start + i)
+        deck = unseen.copy()
+        shuffle_nb(dkey, 0, deck, 0, my_pos * h, U)
+        lw = 0.0
+        s = 0
+        for p in range(my_pos):    # positions before me are dealt first, in order
+            hm = np.int64(0)
+            for k in range(p * h, (p + 1) * h):
+                hm |= np.int64(1) << deck[k]
+            hb = heuristic_bid_nb(hm, trump, n, h, p, s, -1, blind and h == 1)
+            lw += bid_loglik_nb(given[p], hb, h, -1, lam)
+            if lw == -np.inf:
+                break
+            s += given[p]
+        out_logw[i] = lw
+        out_u[i] = uniform_nb(rand_nb(dkey, CTR_THIN))
 
-    ``unseen``: codes of the cards not in my hand and not turned; sample ``start + i``
-    deals them (a partial Fisher–Yates on counters 0..) to the other positions in order.
-    ``given``: the bids of positions ``0..my_pos-1`` (-1: unknown, bid by the policy).
-    With ``condition`` a sample is kept only when those positions, holding the sampled
-    hands, would have bid exactly ``given`` under the heuristic (rejection sampling);
-    otherwise every sample is kept (under the random policy a bid carries no information). For kept samples, ``out_tricks[i, b]`` and
+
+@njit(cache=True, parallel=True)
+def bid_query_nb(seed, n, h, my_pos, my_hand, turned, trump, unseen, given,
+                 others_pol, scoring, bauer, dealer_rule, blind, worlds, deals, chunk,
+                 out_tricks, out_scores):
+    """Play the sampled deals ``deals[i]`` (deal indices of the run ``seed``) once per
+    candidate bid 0..h for the player at ``my_pos`` (common random numbers across bids).
+
+    ``unseen``: codes of the cards not in my hand and not turned; deal ``d`` deals them (a
+    partial Fisher–Yates on counters 0..) to the other positions in order. ``given``: the
+    bids of positions ``0..my_pos-1`` (-1: unknown, bid by the policy); which deals fit
+    them, and how well, is :func:`bid_weights_nb`'s business. ``out_tricks[i, b]`` and
     ``out_scores[i, b]`` are my tricks and score when I bid ``b`` and play the heuristic
     aimed at ``b``, the others bidding and playing ``others_pol``.
     """
     rkey = run_key_nb(seed)
     U = unseen.shape[0]
     m = (n - 1) * h
+    count = deals.shape[0]
     n_chunks = (count + chunk - 1) // chunk
     for ci in prange(n_chunks):
         deck = np.empty(U, dtype=np.int64)
@@ -473,7 +503,7 @@ def bid_query_nb(seed, n, h, my_pos, my_hand, turned, trump, unseen, given, cond
         dummy3 = np.empty((1, 1), dtype=np.int8)
         dummy2 = np.empty(1, dtype=np.int8)
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
-            dkey = deal_key_nb(rkey, start + i)
+            dkey = deal_key_nb(rkey, deals[i])
             deck[:] = unseen
             shuffle_nb(dkey, 0, deck, 0, m, U)
             q = 0
@@ -486,18 +516,6 @@ def bid_query_nb(seed, n, h, my_pos, my_hand, turned, trump, unseen, given, cond
                     hm |= np.int64(1) << deck[k]
                 hands[p] = hm
                 q += 1
-            ok = True
-            if condition:
-                s = 0
-                for p in range(my_pos):
-                    b = heuristic_bid_nb(hands[p], trump, n, h, p, s, -1, blind and h == 1)
-                    if b != given[p]:
-                        ok = False
-                        break
-                    s += given[p]
-            out_ok[i] = ok
-            if not ok:
-                continue
             for p in range(n):
                 pol[p] = others_pol
             pol[my_pos] = POLICY_HEURISTIC  # play aimed at my bid

@@ -21,32 +21,40 @@ from .boerenbridge_schema import (CTR_PLAY, MAX_SEATS, POLICY_HEURISTIC, POLICY_
                                   POLICY_RANDOM)
 from .play_nb import FULL52, heuristic_play_nb, random_card_nb
 from .sample_nb import hidden_deal_nb
-from .rng import below_nb, deal_key_nb, run_key_nb
+from .rng import below_nb, deal_key_nb, rand_nb, run_key_nb
+from .bidmodel_nb import CTR_THIN, bid_loglik_nb, uniform_nb
 from .trick import NATURAL_ORDER, trick_key_nb, trick_so_far_nb
 
 WORLD_SALT = 7_000_000   # deal-key index of a world's policy randomness (random/pimc)
 
 
 @njit(cache=True)
-def bids_consistent_nb(world, played_by, n, h, me, trump, bids, dealer_rule, is_blind):
-    """Would every other position, holding its sampled cards plus those it already played,
-    have bid exactly ``bids`` under the heuristic (same arguments as the engine's bidding)?"""
+def bids_loglik_nb(world, played_by, n, h, me, trump, bids, dealer_rule, is_blind, lam):
+    """The log likelihood of the other positions' ``bids`` when they hold their sampled
+    cards plus those they already played, under the soft heuristic bidder with slope
+    ``lam`` (:func:`fastsim.bidmodel_nb.bid_loglik_nb`; ``inf``: the exact heuristic, 0 or
+    −inf), with the same arguments as the engine's bidding."""
     s = 0
+    lw = 0.0
     for p in range(n):
         if p != me:
             f = forbidden_bid_nb(h, s, dealer_rule) if p == n - 1 else -1
-            if heuristic_bid_nb(world[p] | played_by[p], trump, n, h, p, s, f, is_blind) != bids[p]:
-                return False
+            hb = heuristic_bid_nb(world[p] | played_by[p], trump, n, h, p, s, f, is_blind)
+            lw += bid_loglik_nb(bids[p], hb, h, f, lam)
+            if lw == -np.inf:
+                return lw
         s += bids[p]
-    return True
+    return lw
 
 
 @njit(cache=True)
 def sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids, played_by,
-                           trump, bids, condition, dealer_rule, is_blind, world):
+                           trump, bids, condition, lam, dealer_rule, is_blind, world):
     """One sampled world for the query and its log importance weight (-inf: rejected).
     Nobody void: a uniform deal position by position (partial Fisher–Yates), each one
-    checked against its bid as soon as it is dealt; otherwise :func:`hidden_deal_nb`."""
+    weighed by the likelihood of its bid as soon as it is dealt; otherwise
+    :func:`hidden_deal_nb`. With ``condition`` the weight includes the log likelihood of
+    the others' bids under the soft heuristic bidder of slope ``lam`` (``inf``: exact)."""
     cap = world_capacity_nb(n, h, me, unseen, t, leader, tn)
     novoid = True
     for q in range(n):
@@ -63,6 +71,7 @@ def sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids, p
             m += 1
         k = 0
         s = 0
+        lw = 0.0
         for p in range(n):
             if p == me:
                 world[p] = hand
@@ -78,32 +87,36 @@ def sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids, p
                 world[p] = hm
                 if condition:
                     f = forbidden_bid_nb(h, s, dealer_rule) if p == n - 1 else -1
-                    if heuristic_bid_nb(hm | played_by[p], trump, n, h, p, s, f,
-                                        is_blind) != bids[p]:
-                        return -np.inf
+                    hb = heuristic_bid_nb(hm | played_by[p], trump, n, h, p, s, f, is_blind)
+                    lw += bid_loglik_nb(bids[p], hb, h, f, lam)
+                    if lw == -np.inf:
+                        return lw
             s += bids[p]
-        return 0.0
+        return lw
     logw = hidden_deal_nb(wkey, n, me, hand, unseen, cap, voids, world)
     if logw == -np.inf:
         return logw
-    if condition and not bids_consistent_nb(world, played_by, n, h, me, trump, bids,
-                                            dealer_rule, is_blind):
-        return -np.inf
+    if condition:
+        logw += bids_loglik_nb(world, played_by, n, h, me, trump, bids, dealer_rule,
+                               is_blind, lam)
     return logw
 
 
 @njit(cache=True, parallel=True)
 def sample_worlds_nb(seed, n, h, me, hand, played, t, leader, tn, voids, played_by, trump,
-                     bids, condition, dealer_rule, is_blind, start, count, out_world,
-                     out_logw):
-    """Worlds ``start .. start+count`` exactly as :func:`play_query_nb` draws them."""
+                     bids, condition, lam, dealer_rule, is_blind, start, count, out_world,
+                     out_logw, out_u):
+    """Worlds ``start .. start+count`` exactly as :func:`play_query_nb` draws them, their
+    log weights and their thinning uniforms."""
     rkey = run_key_nb(seed)
     unseen = FULL52 & ~(hand | played)
     for i in prange(count):
         world = np.empty(MAX_SEATS, dtype=np.int64)
-        out_logw[i] = sample_world_weight_nb(deal_key_nb(rkey, start + i), n, h, me, hand,
+        wkey = deal_key_nb(rkey, start + i)
+        out_logw[i] = sample_world_weight_nb(wkey, n, h, me, hand,
                                              unseen, t, leader, tn, voids, played_by, trump,
-                                             bids, condition, dealer_rule, is_blind, world)
+                                             bids, condition, lam, dealer_rule, is_blind, world)
+        out_u[i] = uniform_nb(rand_nb(wkey, CTR_THIN))
         for q in range(n):
             out_world[i, q] = world[q]
 
@@ -157,11 +170,11 @@ def rollout_policy_nb(dkey, n, h, hands, turned, trump, pol, bids, won, played, 
 
 @njit(cache=True, parallel=True)
 def play_query_nb(seed, n, h, me, hand, cards, turned, trump, played, bids, won, t, leader,
-                  tc, tn, voids, played_by, condition, pol, scoring, bauer, dealer_rule,
-                  is_blind, worlds, start, count, chunk, out_logw, out_tricks, out_scores):
+                  tc, tn, voids, played_by, condition, lam, pol, scoring, bauer, dealer_rule,
+                  is_blind, worlds, deals, chunk, out_logw, out_tricks, out_scores):
     """(Heuristic only: ``pol`` and ``worlds`` are ignored, so that this kernel stays small and
-    compiles fast; :func:`play_query_policy_nb` takes any policy.) Sample worlds ``start ..
-    start+count`` for the player at position ``me`` (to move, ``tc[:tn]`` on the table) and
+    compiles fast; :func:`play_query_policy_nb` takes any policy.) Sample worlds ``deals[i]``
+    (world indices) for the player at position ``me`` (to move, ``tc[:tn]`` on the table) and
     finish each once per candidate card ``cards[k]`` with policy ``pol`` for everyone (the
     same world and policy randomness for every card). ``out_logw[i]``: log importance weight
     of world i (-inf: inconsistent, not played); ``out_tricks[i, k]``/``out_scores[i, k]``:
@@ -170,6 +183,7 @@ def play_query_nb(seed, n, h, me, hand, cards, turned, trump, played, bids, won,
     rkey = run_key_nb(seed)
     unseen = FULL52 & ~(hand | played)
     K = cards.shape[0]
+    count = deals.shape[0]
     n_chunks = (count + chunk - 1) // chunk
     forbidden = forbidden_of(n, n - 1, bids, h, dealer_rule)
     bauer_me = bauer and me == n - 1
@@ -180,9 +194,9 @@ def play_query_nb(seed, n, h, me, hand, cards, turned, trump, played, bids, won,
         voids2 = np.empty(MAX_SEATS, dtype=np.int64)
         tc2 = np.empty(MAX_SEATS, dtype=np.int64)
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
-            wkey = deal_key_nb(rkey, start + i)
+            wkey = deal_key_nb(rkey, deals[i])
             logw = sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids,
-                                          played_by, trump, bids, condition, dealer_rule,
+                                          played_by, trump, bids, condition, lam, dealer_rule,
                                           is_blind, world)
             out_logw[i] = logw
             if logw == -np.inf:
@@ -208,10 +222,10 @@ def play_query_nb(seed, n, h, me, hand, cards, turned, trump, played, bids, won,
 
 @njit(cache=True, parallel=True)
 def play_query_policy_nb(seed, n, h, me, hand, cards, turned, trump, played, bids, won, t, leader,
-                         tc, tn, voids, played_by, condition, pol, scoring, bauer, dealer_rule,
-                         is_blind, worlds, start, count, chunk, out_logw, out_tricks, out_scores):
+                         tc, tn, voids, played_by, condition, lam, pol, scoring, bauer, dealer_rule,
+                         is_blind, worlds, deals, chunk, out_logw, out_tricks, out_scores):
     """(Any policy; :func:`play_query_nb` is the small, fast-compiling heuristic-only twin with the
-    same arguments.) Sample worlds ``start .. start+count`` for the player at position
+    same arguments.) Sample worlds ``deals[i]`` for the player at position
     ``me`` (to move, ``tc[:tn]`` on the table) and finish each once per candidate card
     ``cards[k]`` with policy ``pol`` for everyone (the same world and policy randomness for
     every card). ``out_logw[i]``: log importance weight of world i (-inf: inconsistent, not
@@ -220,6 +234,7 @@ def play_query_policy_nb(seed, n, h, me, hand, cards, turned, trump, played, bid
     rkey = run_key_nb(seed)
     unseen = FULL52 & ~(hand | played)
     K = cards.shape[0]
+    count = deals.shape[0]
     n_chunks = (count + chunk - 1) // chunk
     forbidden = forbidden_of(n, n - 1, bids, h, dealer_rule)
     bauer_me = bauer and me == n - 1
@@ -230,9 +245,9 @@ def play_query_policy_nb(seed, n, h, me, hand, cards, turned, trump, played, bid
         voids2 = np.empty(MAX_SEATS, dtype=np.int64)
         tc2 = np.empty(MAX_SEATS, dtype=np.int64)
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
-            wkey = deal_key_nb(rkey, start + i)
+            wkey = deal_key_nb(rkey, deals[i])
             logw = sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids,
-                                          played_by, trump, bids, condition, dealer_rule,
+                                          played_by, trump, bids, condition, lam, dealer_rule,
                                           is_blind, world)
             out_logw[i] = logw
             if logw == -np.inf:

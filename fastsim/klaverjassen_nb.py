@@ -18,7 +18,8 @@ from numba import njit, prange
 from .bits import popcount_nb, lowest_nb, suit_mask_nb, RANK_MASK
 from .play_nb import random_card_nb
 from .trick import table_value_nb, beats_ranked_nb
-from .rng import run_key_nb, deal_key_nb, below_nb, shuffle_nb
+from .rng import run_key_nb, deal_key_nb, below_nb, rand_nb, shuffle_nb
+from .bidmodel_nb import CTR_THIN, pass_loglik_nb, uniform_nb
 from .pimc_nb import decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
 from .klaverjassen_schema import (
     TRUMP_STRENGTH, PLAIN_STRENGTH, TRUMP_POINTS, PLAIN_POINTS, TRUMP_ABOVE, PLAIN_ABOVE,
@@ -596,19 +597,51 @@ def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, f
 # ----------------------------------------------------------------------------- trump advice
 
 @njit(cache=True, parallel=True)
-def trump_query_nb(seed, my_hand, my_pos, unseen, forced, condition, pol, amsterdam,
-                   undertrump_forced, all_100, worlds, play, start, count, chunk,
-                   out_ok, out_hands, out_trump, out_team, out_margin, out_nat, out_pit):
-    """Sample deals consistent with my hand and the passes before me, and evaluate each
-    option: name suit 0..3 (options 0..3) or pass (option 4, not when ``forced``).
+def trump_weights_nb(seed, my_pos, unseen, forced, tau, start, count, out_logw, out_u):
+    """The trump query's importance weights of deals ``start .. start+count``: the log
+    likelihood that every earlier position (all three others when ``forced``) passed,
+    holding the sampled hands, under the soft heuristic caller with logistic scale ``tau``
+    (:func:`fastsim.bidmodel_nb.pass_loglik_nb`; 0: the exact heuristic, 0 or −inf), and
+    each deal's thinning uniform ``out_u``. Deals exactly as :func:`trump_query_nb`."""
+    rkey = run_key_nb(seed)
+    for i in prange(count):
+        dkey = deal_key_nb(rkey, start + i)
+        deck = unseen.copy()
+        shuffle_nb(dkey, 0, deck, 0, 23, 24)
+        lw = 0.0
+        q = 0
+        for p in range(4):
+            if p == my_pos:
+                continue
+            if p < my_pos or forced:
+                m = np.int64(0)
+                for k in range(8 * q, 8 * q + 8):
+                    m |= np.int64(1) << deck[k]
+                best_v = call_value_nb(m, 0)
+                for s in range(1, 4):
+                    v = call_value_nb(m, s)
+                    if v > best_v:
+                        best_v = v
+                lw += pass_loglik_nb(best_v, CALL_THRESHOLD[p], tau)
+            q += 1
+        out_logw[i] = lw
+        out_u[i] = uniform_nb(rand_nb(dkey, CTR_THIN))
+
+
+@njit(cache=True, parallel=True)
+def trump_query_nb(seed, my_hand, my_pos, unseen, forced, pol, amsterdam,
+                   undertrump_forced, all_100, worlds, play, deals, chunk,
+                   out_hands, out_trump, out_team, out_margin, out_nat, out_pit):
+    """Evaluate the sampled deals ``deals[i]`` (deal indices of the run ``seed``) for
+    every option: name suit 0..3 (options 0..3) or pass (option 4, not when ``forced``).
 
     Positions are seats here (dealer = seat 3): position p is on team p & 1. ``unseen``: the
     24 cards not in my hand, dealt to the other positions in order (shuffle counters
-    0..22). With ``condition`` a sample is kept only when every earlier position (all
-    three others when ``forced``) would have passed under the heuristic call. For each
-    option: the resulting trump and playing team; with ``play`` also the deal played out
-    by ``pol`` (me: heuristic), giving my team's banked score minus the other team's,
-    whether my team went nat, and whether my team took every trick."""
+    0..22). How well a deal fits the passes before me is :func:`trump_weights_nb`'s
+    business. For each option: the resulting trump and playing team; with ``play`` also
+    the deal played out by ``pol`` (me: heuristic), giving my team's banked score minus
+    the other team's, whether my team went nat, and whether my team took every trick."""
+    count = deals.shape[0]
     rkey = run_key_nb(seed)
     n_chunks = (count + chunk - 1) // chunk
     for ci in prange(n_chunks):
@@ -629,7 +662,7 @@ def trump_query_nb(seed, my_hand, my_pos, unseen, forced, condition, pol, amster
             tpos[p] = p & 1
         me = my_pos & 1
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
-            dkey = deal_key_nb(rkey, start + i)
+            dkey = deal_key_nb(rkey, deals[i])
             deck[:] = unseen
             shuffle_nb(dkey, 0, deck, 0, 23, 24)
             q = 0
@@ -643,15 +676,6 @@ def trump_query_nb(seed, my_hand, my_pos, unseen, forced, condition, pol, amster
                     dealt[p] = m
                     q += 1
                 out_hands[i, p] = dealt[p]
-            ok = True
-            if condition:
-                for p in range(4):
-                    if p != my_pos and (p < my_pos or forced):
-                        if heuristic_call_nb(dealt[p], p, False) >= 0:
-                            ok = False
-            out_ok[i] = ok
-            if not ok:
-                continue
             for o in range(5):
                 if o == 4 and forced:
                     continue

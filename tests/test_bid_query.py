@@ -50,7 +50,8 @@ CASES = [
 def test_one_card_query_agrees_with_exact_enumeration(n, card, turned, pos, before, policy):
     p_win = float(exact_one_card(n, card, turned, pos, before, policy))
     samples = 40_000
-    r = bid_query(n, card, turned, pos, before, samples=samples, policy=policy, seed=3)
+    r = bid_query(n, card, turned, pos, before, samples=samples, policy=policy, seed=3,
+                  bid_model="exact")
     b0, b1 = r["bids"]
     se = max((p_win * (1 - p_win) / r["effective_samples"]) ** 0.5, 1e-9)
     assert abs(b1["p_exact"] - p_win) <= 4.5 * se + 1e-12
@@ -63,7 +64,8 @@ def test_one_card_query_agrees_with_exact_enumeration(n, card, turned, pos, befo
 
 
 def test_recommendation_and_distribution_consistent():
-    r = bid_query(4, "AS KS 7H 2C QD 9D 3S 4H", "9H", 3, [1, 2, 3], samples=3000, seed=1)
+    r = bid_query(4, "AS KS 7H 2C QD 9D 3S 4H", "9H", 3, [1, 2, 3], samples=3000, seed=1,
+                  bid_model="exact")
     legal = [b for b in r["bids"] if not b["forbidden"]]
     assert [b["bid"] for b in r["bids"] if b["forbidden"]] == [2]   # 8 - (1+2+3)
     assert r["recommended_bid"] == max(legal, key=lambda b: b["expected_score"])["bid"]
@@ -114,7 +116,9 @@ def test_cli_json_shape():
     (["--hand", "AS", "--trump-card", "9H", "--position", 0, "--policy", "psychic"], "unknown policy"),
     # nobody can hold the trumps for a bid of 8 when I hold all the high ones
     (["--hand", "AS KS QS JS TS 9S 8S 7S", "--trump-card", "2S", "--position", 1,
-      "--bids-before", "8", "--samples", 200], "consistent"),
+      "--bids-before", "8", "--samples", 200, "--bid-model", "exact"], "consistent"),
+    (["--hand", "AS", "--trump-card", "9H", "--position", 1, "--bids-before", "0",
+      "--bid-model", "psychic"], "bid model"),
     (["--hand", "AS", "--trump-card", "1H", "--position", 0], "unknown card"),
     (["--hand", "", "--trump-card", "9H", "--position", 0], "empty"),
 ])

@@ -257,12 +257,15 @@ PLAY_OPTIONS = [
     (("--players",), dict(type=int, default=4, show_default=True)),
     (("--trump-card",), dict(required=True, help="The turned card.")),
     (("--bids",), dict(required=True, help="Every bid by position, e.g. 1,0,2,3.")),
+    (("--bid-model",), dict(default="soft", show_default=True,
+                            help="How the others' bids are read (docs/inference.md): soft or exact.")),
 ]
 PLAY_HELP = "Value of every legal card: P(making my bid) and expected score (Boerenbridge)."
 
 
 def play(players, trump_card, bids, hand, position, history, samples, policy, worlds, variant, notation,
-         seed, threads):
+         seed, threads, bid_model="soft"):
     from ..boerenbridge_play import play_query
     return play_query(players, hand, trump_card, position, bids, history, samples, policy,
-                      worlds or PIMC_WORLDS, seed, threads, notation, variant)
+                      worlds or PIMC_WORLDS, seed, threads, notation, variant,
+                      bid_model=bid_model)
