@@ -225,8 +225,7 @@ def bid():
 @common
 @worlds_opt
 @guarded
-def bid_boerenbridge(players, hand, trump_card, position, bids_before, samples, bid_model, policy,
-                     variant, notation, seed, threads, worlds, as_json):
+def bid_boerenbridge(players, hand, trump_card, position, bids_before, samples, bid_model, policy, variant, notation, seed, threads, worlds, as_json):  # noqa: E501
     """Expected score and P(exact) of every bid, by simulation (Boerenbridge)."""
     from analyzer.bid_query import bid_query, json_payload, render
     r = bid_query(players, hand, trump_card, position, bids_before, samples, policy.lower(),
@@ -293,8 +292,7 @@ def trump():
 @common
 @worlds_opt
 @guarded
-def trump_klaverjassen(hand, position, passes, samples, bid_model, policy, variant, notation, seed,
-                       threads, worlds, as_json):
+def trump_klaverjassen(hand, position, passes, samples, bid_model, policy, variant, notation, seed, threads, worlds, as_json):  # noqa: E501
     """Expected margin, P(nat) and P(pit) of naming each suit or passing (Klaverjassen)."""
     from analyzer.trump_query import render, trump_query
     r = trump_query(hand, position, passes, samples, policy.lower(), variant, seed, notation,
