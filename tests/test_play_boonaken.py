@@ -16,7 +16,7 @@ from analyzer.records import boonaken_records
 from fastsim import boonaken as bo
 from fastsim.boonaken_schema import (CONTRACT_MISERE, CONTRACT_POINTS, CONTRACTS, POLICY_NAMES,
                                      PRESET_SEED, PRESETS, parse_seat_policies)
-from fastsim.cards import SUITS, CardError, card_str
+from fastsim.cards import NL_SUITS, SUITS, CardError, card_str
 from fastsim.common import RulesError
 
 FULL32 = sum(1 << (16 * s + r) for s in range(4) for r in range(5, 13))
@@ -37,7 +37,8 @@ def inputs_of(st, notation="en"):
     hist = " | ".join(tricks + [" ".join(card_str(c, notation) for c in st.current)])
     drawn = [st.stock[k * st.n + (st.position - ld) % st.n]
              for k, (ld, _, _) in enumerate(st.tricks[:st.draws])]
-    trump = "first" if not st.named else (SUITS[st.trump] if st.trump >= 0 else "none")
+    letters = NL_SUITS if notation == "nl" else SUITS
+    trump = "first" if not st.named else (letters[st.trump] if st.trump >= 0 else "none")
     return dict(players=st.n, preset=st.rules.preset, hand=cs(st.hand), position=st.position,
                 declarer=st.decl,
                 contract=st.bid if st.contract == CONTRACT_POINTS else CONTRACTS[st.contract],
