@@ -33,7 +33,7 @@ import numpy as np
 from fastsim import boonaken_play_nb as pq
 from fastsim.boonaken_nb import FULL32, best_meld_nb, roem_sum_nb
 from fastsim.boonaken_schema import (CONTRACT_BOONAAK, CONTRACT_MISERE, CONTRACT_POINTS,
-                                     CONTRACT_ZWABBER, CONTRACTS, GAME, LADDER, PIMC_WORLDS,
+                                     CONTRACTS, GAME, LADDER, PIMC_WORLDS,
                                      POLICIES, PRESET_LEIMUIDEN, PRESET_SEED, RulesError,
                                      build_rules, table_layout)
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards, parse_suit
@@ -255,9 +255,8 @@ class BoonakenInfoState:
             if preset == PRESET_SEED and s.discarded & s.open:
                 raise CardError("in the seed preset the discards come from the hand")
         else:
-            public = s.open if preset != PRESET_SEED else s.open
-            if s.hand & public:
-                c = _bits(s.hand & public)[0]
+            if s.hand & s.open:
+                c = _bits(s.hand & s.open)[0]
                 raise CardError(f"{card_str(c, notation)} is a table card; only the declarer "
                                 "can hold it")
         if roem is not None:
@@ -400,8 +399,6 @@ class BoonakenInfoState:
         m = self.active_forbid(q)
         if q != self.decl:
             m |= self.open
-        elif self.preset != PRESET_SEED:
-            pass
         return m
 
     def _legal_mask(self):
@@ -409,10 +406,7 @@ class BoonakenInfoState:
         if p is None:
             return 0
         if p != self.position:
-            m = self.unseen_mask() & ~self._cannot_hold(p)
-            if p != self.decl and self.taken:
-                m &= ~self.taken
-            return m
+            return self.unseen_mask() & ~self._cannot_hold(p)
         return int(pq.legal_here_nb(np.int64(self.hand), self._tc(), len(self.current),
                                     self.trump, self.preset))
 

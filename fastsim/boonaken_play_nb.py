@@ -21,7 +21,6 @@ from .boonaken_nb import (FULL32, beats_nb, best_meld_nb, heuristic_card_nb, leg
 from .boonaken_schema import (CONTRACT_MISERE, CONTRACT_POINTS, CTR_PLAY, MAX_TRICKS,
                               POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM, PRESET_LEIMUIDEN,
                               PRESET_SEED)
-from .pimc_nb import REST
 from .play_nb import random_card_nb
 from .rng import deal_key_nb, run_key_nb, shuffle_nb
 from .sample_nb import hidden_deal_forbid_nb

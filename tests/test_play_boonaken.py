@@ -463,3 +463,25 @@ def test_cli_answer_and_json():
     assert code in (0, None) and "recommended:" in out
     code, out, err = invoke_cli(*_cli_args(BASE), "--variant", "amsterdam")
     assert code == 2 and "--preset" in err
+
+
+def test_record_play_file_positions_equal_the_query(tmp_path):
+    """A `troef simulate boonaken --record-play` file (dealer 1, seats ≠ positions): every
+    card in it is the play query's policy_choice for that position, and the query answers
+    the same from the CLI-style inputs."""
+    from tests.conftest import invoke_cli
+    f = tmp_path / "play.jsonl"
+    code, out, err = invoke_cli("simulate", "boonaken", "--deals", 12, "--players", 3,
+                                "--seed", 5, "--dealer", 1, "--record-play", f)
+    assert code in (0, None), err
+    recs = [json.loads(line) for line in f.read_text().splitlines()]
+    n = 0
+    for i, rec in enumerate(recs):
+        if rec["void"]:
+            continue
+        for state, card in list(positions_from_record(rec))[::4]:
+            out = play_query(state=state, samples=10, seed=i)
+            assert out["policy_choice"] == card_str(card)
+            assert play_query(**inputs_of(state), samples=10, seed=i) == out
+            n += 1
+    assert n > 50
