@@ -339,9 +339,11 @@ class BoonakenInfoState:
                                 "played by me")
         start = [c for c in codes + mine if c not in dr]
         if len(start) != 6:
+            hint = (" (seed preset: list the cards you drew with --drawn)"
+                    if len(start) > 6 and rules.preset_id == PRESET_SEED else "")
             raise RulesError(f"hand of the wrong size: {len(codes)} cards held, {len(mine)} "
                              f"played and {len(dr)} drawn make {len(start)} at the start of "
-                             "play, not 6")
+                             f"play, not 6{hint}")
         s = cls.initial(rules, position, start, declarer, con, tr, open_cards, taken, discarded,
                         _positions(joiners, n, "joiners"), roem, None, dr, notation=notation)
         s = replay(s, tricks, position, notation, require_turn, "deal")
