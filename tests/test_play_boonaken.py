@@ -485,3 +485,31 @@ def test_record_play_file_positions_equal_the_query(tmp_path):
             assert play_query(**inputs_of(state), samples=10, seed=i) == out
             n += 1
     assert n > 50
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_shown_voids_hold_in_the_real_hands(preset):
+    """What a play reveals (:func:`revealed`, the inverse of the engine's legal rule) is
+    never contradicted by the player's real hand at that moment, and it is tight: a card
+    of the hand is revealed absent only if holding it would have made the play illegal."""
+    import fastsim.boonaken_play_nb as pq
+    from analyzer.boonaken_play import revealed
+    shown = 0
+    for n in (2, 3, 4, 5):
+        res, recs = recorded(n, preset, 15, 77, ("0=random", "1=random"))
+        for _, rec in recs:
+            for state, card in positions_from_record(rec):
+                tn = len(state.current)
+                trump = card >> 4 if state.t == 0 and tn == 0 and not state.named else state.trump
+                led, _, _, hi, _ = pq.trick_state_nb(state._tc(), tn, trump)
+                f = revealed(card, led, trump, hi, state.preset)
+                rest = state.hand & ~(1 << card)
+                assert f & rest == 0
+                shown += f != 0
+                # tight: adding any one revealed card to the hand makes the play illegal
+                for x in range(64):
+                    if f >> x & 1 and not state.played >> x & 1 and x != card:
+                        legal = int(pq.legal_here_nb(np.int64(state.hand | 1 << x), state._tc(),
+                                                     tn, trump, state.preset))
+                        assert not legal >> card & 1
+    assert shown > 100
