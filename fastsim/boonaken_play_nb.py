@@ -6,9 +6,9 @@ play unseen: discards, blind and sleeping cards) are sampled by
 that no later draw can have undone, table cards only the declarer can hold), importance-
 weighted so worlds are uniform over the consistent deals. In the ``seed`` preset players
 refill from the stock, so a void shown before a draw may no longer hold: such worlds are
-proposed without that constraint and kept only if some order of dealing and drawing
-explains every card the player has held (:func:`consistent_nb`, an exact interval
-matching), which keeps the weighting uniform. Every world is finished once per candidate
+proposed without that constraint and weighted by the number of orders of dealing and
+drawing that explain every card the player has held (:func:`pasts_nb`; zero: rejected),
+which keeps the weighted worlds uniform over whole deals. Every world is finished once per candidate
 card with one policy for everyone through the engine's own functions
 (:mod:`fastsim.boonaken_nb`).
 """
@@ -114,18 +114,28 @@ def decide_card_nb(pol, seed, deal, n, preset, p, hand, sizes, trump, named, t, 
 
 # ----------------------------------------------------------------------------- sampling
 
+MAX_TRACKED = 14     # cards followed one by one in the count of pasts (2**14 states)
+
+
 @njit(cache=True)
-def consistent_nb(world, n, me, played_at, played_pos, vq, vt, vf, nv, draws):
-    """Can every other player's cards (those played, ``played_at[c]`` = trick, and those
-    held in ``world``) be explained by 6 dealt cards plus one drawn after each of the first
-    ``draws`` tricks, with every shown void (``vq[i]`` showed at trick ``vt[i]`` it held
-    none of ``vf[i]``) true at its time? An exact interval-point matching: a card drawn
-    after trick k is held from trick k + 1 on."""
+def pasts_nb(world, n, me, played_at, played_pos, vq, vt, vf, nv, draws):
+    """log of the number of ways the other players' cards can have come to them (6 dealt
+    plus one drawn after each of the first ``draws`` tricks; a card drawn after trick k is
+    held from trick k + 1 on) with every shown void (``vq[i]`` showed at trick ``vt[i]``
+    it held none of ``vf[i]``) true at its time; ``-inf``: none, the world contradicts the
+    history. Only players with a void shown before a draw are counted: for the others the
+    number is the same in every world. The count weights the world so that worlds are
+    uniform over whole deals (deck orders), not just over the hands they leave now.
+
+    Cards without a void constraint are interchangeable (counted, not tracked); the
+    others are tracked in a bit mask while the draws are swept from the last to the
+    first (``MAX_TRACKED`` of them at most; beyond that the count is replaced by a
+    greedy feasibility test)."""
     if draws == 0 or nv == 0:
-        return True
+        return 0.0
+    total = 0.0
     lo = np.empty(32, dtype=np.int64)
     hi = np.empty(32, dtype=np.int64)
-    slot_used = np.zeros(MAX_TRICKS + 2, dtype=np.int64)
     for q in range(n):
         if q == me:
             continue
@@ -135,11 +145,13 @@ def consistent_nb(world, n, me, played_at, played_pos, vq, vt, vf, nv, draws):
                 has = True
         if not has:
             continue
-        m = 0
         x = world[q]
         for c in range(64):
             if played_pos[c] == q:
                 x |= np.int64(1) << c
+        m = 0            # tracked (constrained) cards
+        free_hi = np.zeros(MAX_TRICKS + 2, dtype=np.int64)   # free cards by last time
+        n_free = 0
         while x:
             c = lowest_nb(x)
             x &= x - 1
@@ -148,27 +160,78 @@ def consistent_nb(world, n, me, played_at, played_pos, vq, vt, vf, nv, draws):
             for i in range(nv):
                 if vq[i] == q and (vf[i] >> c) & 1 and b > vt[i]:
                     a = max(a, vt[i] + 1)
-            lo[m] = a
-            hi[m] = b
-            m += 1
-        # slots: 6 at time 0, one at time k + 1 for each draw k < draws
-        for k in range(draws + 1):
-            slot_used[k] = 0
-        done = np.zeros(32, dtype=np.bool_)
-        for _ in range(m):
-            best = -1
-            for i in range(m):       # the unassigned card with the earliest deadline
-                if not done[i] and (best < 0 or hi[i] < hi[best]):
-                    best = i
-            done[best] = True
-            ok = False
-            for k in range(lo[best], min(hi[best], draws) + 1):
-                if slot_used[k] < (6 if k == 0 else 1):
-                    slot_used[k] += 1
-                    ok = True
-                    break
-            if not ok:
-                return False
+            b = min(b, draws)
+            if a > b:
+                return -np.inf
+            if a == 0:
+                free_hi[b] += 1
+                n_free += 1
+            else:
+                lo[m] = a
+                hi[m] = b
+                m += 1
+        if m > MAX_TRACKED:
+            if not _greedy_nb(lo, hi, m, free_hi, draws):
+                return -np.inf
+            continue
+        size = 1 << m
+        dp = np.zeros(size, dtype=np.float64)
+        nxt = np.zeros(size, dtype=np.float64)
+        dp[0] = 1.0
+        entered = 0
+        for k in range(draws, 0, -1):
+            entered += free_hi[k]
+            for mask in range(size):
+                nxt[mask] = 0.0
+            for mask in range(size):
+                v = dp[mask]
+                if v == 0.0:
+                    continue
+                used = popcount_nb(np.int64(mask))
+                avail = entered - ((draws - k) - used)
+                if avail > 0:
+                    nxt[mask] += v * avail
+                for i in range(m):
+                    if not (mask >> i) & 1 and lo[i] <= k and k <= hi[i]:
+                        nxt[mask | (1 << i)] += v
+            for mask in range(size):
+                dp[mask] = nxt[mask]
+        cnt = dp[size - 1]
+        if cnt <= 0.0:
+            return -np.inf
+        total += np.log(cnt)
+    return total
+
+
+@njit(cache=True)
+def _greedy_nb(lo, hi, m, free_hi, draws):
+    """Feasibility only (many constrained cards): earliest-deadline-first matching of the
+    tracked cards to the draw slots, the free cards filling what is left."""
+    used = np.zeros(MAX_TRICKS + 2, dtype=np.bool_)
+    done = np.zeros(32, dtype=np.bool_)
+    for _ in range(m):
+        best = -1
+        for i in range(m):
+            if not done[i] and (best < 0 or hi[i] < hi[best]):
+                best = i
+        done[best] = True
+        ok = False
+        for k in range(lo[best], hi[best] + 1):
+            if k >= 1 and not used[k]:
+                used[k] = True
+                ok = True
+                break
+        if not ok:
+            return False
+    # the free cards must fill the remaining draw slots, each slot k by a card held by k
+    need = 0
+    have = 0
+    for k in range(draws, 0, -1):
+        have += free_hi[k]
+        if not used[k]:
+            need += 1
+        if need > have:
+            return False
     return True
 
 
@@ -200,9 +263,7 @@ def world_nb(wkey, n, me, hand, unseen, cap, forbid, pinned, decl, open_rest, ta
                 rest &= ~world[q]
         mm = popcount_nb(rest & open_rest)
         logw += _log_choose(popcount_nb(rest) - mm, table_k - mm)
-    if not consistent_nb(world, n, me, played_at, played_pos, vq, vt, vf, nv, draws):
-        return -np.inf
-    return logw
+    return logw + pasts_nb(world, n, me, played_at, played_pos, vq, vt, vf, nv, draws)
 
 
 @njit(cache=True, parallel=True)

@@ -142,7 +142,17 @@ def _explained(items, slots_of, lo_hi):
     return all(place(i, set()) for i in range(len(items)))
 
 
-def check_world(state, world):
+def _pasts(lo_hi, draws):
+    """Brute force: the ways to pick, for each draw k = 1..draws, the card drawn then (a
+    card held from trick lo to hi), the rest being the 6 dealt ones (lo = 0)."""
+    def rec(k, left):
+        if k > draws:
+            return 1 if all(lo_hi[i][0] == 0 for i in left) else 0
+        return sum(rec(k + 1, left - {i}) for i in left if lo_hi[i][0] <= k <= lo_hi[i][1])
+    return rec(1, frozenset(range(len(lo_hi))))
+
+
+def check_world(state, world, pasts=None):
     n, me = state.n, state.position
     seen = state.played | state.hand | state.public_out() | state.discarded
     assert world[me] == state.hand
@@ -179,6 +189,8 @@ def check_world(state, world):
         slots = [(0, None)] * 6 + [(k + 1, None) for k in range(state.draws)]
         assert len(items) == len(slots)
         assert _explained(items, slots, lo_hi)
+        if pasts is not None:
+            pasts.append(_pasts(lo_hi, state.draws))
     # what is left lies out of play unseen: discards (and blind, sleeping cards)
     out_of_play = 32 - 6 * n - (32 - state.rest_at if state.preset == PRESET_SEED else 0)
     left = FULL32 & ~(total | seen)
@@ -219,11 +231,12 @@ def _enumerate(state):
             w = np.array([world.get(q, 0) for q in range(n + 1)], dtype=np.int64)
             w[me] = state.hand
             w[state.decl] |= int(s["pinned"])
+            pasts = []
             try:
-                check_world(state, w)
+                check_world(state, w, pasts)
             except AssertionError:
                 return
-            weight = 1.0
+            weight = float(np.prod(pasts))   # whole deals (deck orders) behind the world
             if state.preset != PRESET_SEED and state.position != state.decl:
                 # the declarer put k cards away (a face-up card not in its hand is one of
                 # them) and the rest sleeps: count the ways, one by one
@@ -243,8 +256,10 @@ def _enumerate(state):
 
 
 def test_world_marginals_equal_exhaustive_enumeration():
-    """Late seed-preset positions with voids shown before a draw: the weighted sampler's
-    marginals P(card c with holder q) equal those of all consistent placements."""
+    """Late positions: the weighted sampler's marginals P(card c with holder q) equal
+    those of all whole deals consistent with the history, counted one by one (seed
+    preset with voids shown before a draw: each placement weighs as many dealing and
+    drawing orders as explain it; pagat: the ways the discards can lie)."""
     rng = random.Random(5)
     checked = {"seed": 0, "pagat": 0}
     for seed in range(60):
@@ -264,9 +279,9 @@ def test_world_marginals_equal_exhaustive_enumeration():
                         or rng.random() < .5:
                     continue
                 exact = _enumerate(state)
-                if len(exact) < 3:
-                    continue
-                worlds, logw = sample_worlds(state, 4000, seed=seed)
+                if len(exact) < 3 or len(set(exact.values())) < 2:
+                    continue       # only positions where the weighting matters
+                worlds, logw = sample_worlds(state, 8000, seed=seed)
                 ok = np.isfinite(logw)
                 w = np.exp(logw[ok] - logw[ok].max())
                 for q in range(state.n + 1):
