@@ -301,3 +301,32 @@ CLI_OPTIONS = [
     (("--preset",), dict(default=None, help="seed (default), pagat or leimuiden.")),
 ]
 GAMES_OPTION = ("--matches", "--games")
+
+
+# `troef play boonaken`: the decision interface (analyzer/boonaken_play.py)
+PLAY_OPTIONS = [
+    (("--players",), dict(type=int, default=4, show_default=True, help="2-5.")),
+    (("--preset",), dict(default="seed", show_default=True, help="seed, pagat or leimuiden.")),
+    (("--declarer",), dict(type=int, required=True, help="The declarer's position (a misère: its first bidder); it leads the first trick.")),
+    (("--contract",), dict(required=True, help="A point bid (25..380), misere, zwabber or boonaak.")),
+    (("--trump",), dict(default=None, help="Trump suit; 'first' = not named, the declarer's first card decides; none for zwabber and a joined misère.")),
+    (("--open", "open_cards"), dict(required=True, help="The face-up table cards as dealt.")),
+    (("--taken",), dict(default="", help="seed preset: the face-up cards the declarer took (the rest lie out of play).")),
+    (("--joiners",), dict(default="", help="Positions that joined the misère, e.g. 1,3.")),
+    (("--drawn",), dict(default="", help="seed preset: the cards I drew after each trick, in order.")),
+    (("--discarded",), dict(default="", help="The declarer only: the cards I put away.")),
+    (("--roem",), dict(type=int, default=None, help="The declarer's counted roem (seed: the meld that stood at the first trick).")),
+]
+PLAY_HELP = ("P(contract made), the declarer's expected points and my expected mark of every "
+             "legal card (Boonaken).")
+
+
+def play(players, preset, declarer, contract, trump, open_cards, taken, joiners, drawn,
+         discarded, roem, hand, position, history, samples, policy, worlds, variant, notation,
+         seed, threads):
+    from ..boonaken_play import play_query
+    if variant:
+        raise RulesError("boonaken has no --variant; choose the rules with --preset")
+    return play_query(players, preset, hand, position, declarer, contract, trump, open_cards,
+                      taken, history, joiners, drawn, discarded, roem, samples, policy,
+                      worlds or PIMC_WORLDS, seed, threads, notation)

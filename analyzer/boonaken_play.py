@@ -1,0 +1,881 @@
+""""Which card should I play now?" — Boonaken information states and the play query.
+
+Same API as the other games' play modules (see :mod:`analyzer.infostate`). Positions:
+0 = left of the dealer … n−1 = the dealer. The declarer (for a misère: its first bidder)
+leads the first trick; every later trick is led by the previous trick's winner.
+
+Public facts (besides one's own hand and the cards played): the preset and player count,
+the declarer and contract (a point bid, ``misere`` with its joiners, ``zwabber`` or
+``boonaak``), trump (a suit; ``first``: not named, the suit of the declarer's first card;
+none in a zwabber or a joined misère), the face-up table cards (``open``) and, in the
+``seed`` preset, which of them the declarer took (the others lie face up out of play).
+In ``pagat`` and ``leimuiden`` the declarer takes every table card and discards as many
+face down, so a face-up card is either in the declarer's hand or among the discards.
+Private facts one may add: the cards I drew after each trick (``drawn``, seed preset;
+needed once draws happened), the declarer's own discards (``discarded``) and the
+declarer's counted roem (``roem``; in the seed preset the meld that stood at the first
+trick, public from then on).
+
+Shown voids: not following (seed, pagat) shows no card of the led suit, and not trumping
+then shows no trump either; in leimuiden the duties are weaker (trumping in is free, the
+jack of trump never has to be played, an undertrump shows a hand of low trumps only).
+In the seed preset a later draw can bring the suit back: the sampled worlds keep only
+deals that some order of dealing and drawing explains (:mod:`fastsim.boonaken_play_nb`).
+
+The query's ``value`` per card is my expected *mark* for the deal: +1 for a contract of
+mine that is made, −1 for one that fails; for the other players the reverse of every
+declarer's (each misère player's) mark. ``p_make`` is the probability that the declarer
+(the first misère bidder) makes it and ``expected_score`` the declarer's expected points
+(card points, plus the counted roem in a point contract). numpy only.
+"""
+import numpy as np
+
+from fastsim import boonaken_play_nb as pq
+from fastsim.boonaken_nb import FULL32, best_meld_nb, roem_sum_nb
+from fastsim.boonaken_schema import (CONTRACT_BOONAAK, CONTRACT_MISERE, CONTRACT_POINTS,
+                                     CONTRACTS, GAME, LADDER, PIMC_WORLDS,
+                                     POLICIES, PRESET_LEIMUIDEN, PRESET_SEED, RulesError,
+                                     build_rules, table_layout)
+from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards, parse_suit
+from fastsim.pimc_nb import REST
+from fastsim.rng import check_seed
+from .infostate import (Deal, SUIT_NAMES, check_own_cards, copy_state, ess, parse_history,
+                        replay, weighted_summary)
+
+DEFAULT_SAMPLES = 2_000
+CHUNK = 64
+FULL = int(FULL32)
+SUIT = [FULL & (0x1FFF << (16 * s)) for s in range(4)]
+POINT_BIDS = [v for v in LADDER if isinstance(v, int)]
+
+__all__ = ["BoonakenInfoState", "BoonakenDeal", "play_query", "sample_worlds",
+           "positions_from_record", "deal_from_record", "parse_contract", "revealed"]
+
+
+def _bits(m):
+    return [c for c in range(64) if m >> c & 1]
+
+
+def _mask(cards, notation="en", what="cards"):
+    if cards is None:
+        return 0
+    if isinstance(cards, (int, np.integer)):
+        return int(cards)
+    codes = parse_cards(cards, notation, deck=32) if isinstance(cards, str) else [
+        parse_card(c, notation, deck=32) if isinstance(c, str) else int(c) for c in cards]
+    if len(set(codes)) != len(codes):
+        raise CardError(f"{what}: a card is listed twice")
+    return mask_of(codes)
+
+
+def parse_contract(contract):
+    """``"60"`` / 60 (a point bid), ``misere``, ``zwabber``, ``boonaak`` → (contract id, bid)."""
+    if isinstance(contract, (int, np.integer)) and not isinstance(contract, bool):
+        text = str(int(contract))
+    else:
+        text = str(contract).strip().lower().replace("è", "e")
+    if text in ("misere", "zwabber", "boonaak"):
+        return CONTRACTS.index(text), 0
+    try:
+        bid = int(text)
+    except ValueError:
+        raise RulesError(f"unknown contract {contract!r}: a point bid 25..380 (multiples of "
+                         "5), misere, zwabber or boonaak") from None
+    if bid not in POINT_BIDS:
+        raise RulesError(f"a point bid is a multiple of 5 from 25 to 380, got {bid}")
+    return CONTRACT_POINTS, bid
+
+
+def _positions(text, n, what):
+    if text is None or (isinstance(text, str) and not text.strip()):
+        return []
+    vals = text.replace(" ", "").split(",") if isinstance(text, str) else list(text)
+    try:
+        out = [int(v) for v in vals]
+    except (TypeError, ValueError):
+        raise RulesError(f"{what} must be positions separated by commas, got {text!r}") from None
+    for v in out:
+        if not 0 <= v < n:
+            raise RulesError(f"{what}: position {v} is not 0..{n - 1}")
+    if len(set(out)) != len(out):
+        raise RulesError(f"{what}: a position is listed twice")
+    return out
+
+
+def _stronger(c, d, trump):
+    """Strength order of the engine (a trump outranks every plain card)."""
+    from fastsim.boonaken_schema import PLAIN_STRENGTH, TRUMP_STRENGTH
+    def st(x):
+        return int(TRUMP_STRENGTH[x & 15]) + 8 if x >> 4 == trump else int(PLAIN_STRENGTH[x & 15])
+    return st(c) > st(d)
+
+
+def revealed(card, led, trump, hi, preset):
+    """Cards a player cannot hold, given that it legally played ``card`` to a trick led in
+    ``led`` (−1: it led) whose highest trump so far is ``hi`` (−1: none): the inverse of
+    :func:`fastsim.boonaken_nb.legal_nb`."""
+    if led < 0:
+        return 0
+    s = card >> 4
+    tm = SUIT[trump] if trump >= 0 else 0
+    if preset != PRESET_LEIMUIDEN:
+        if s == led:
+            return 0
+        return SUIT[led] | (tm if s != trump else 0)
+    if trump >= 0 and led == trump:
+        jack = 1 << (16 * trump + 9)
+        return 0 if s == trump else tm & ~jack
+    if s == led:
+        return 0
+    if trump >= 0 and s == trump:
+        if hi >= 0 and _stronger(hi, card, trump):
+            low = [x for x in _bits(tm) if _stronger(hi, x, trump)]
+            return FULL & ~mask_of(low)          # a hand of trumps below the highest one
+        return 0
+    return SUIT[led]
+
+
+class BoonakenInfoState:
+    """One player's information state in a Boonaken deal (immutable).
+
+    Per position: ``won`` (tricks), ``cpts`` (card points taken), ``voids`` (the engine's
+    suit bits: led suits not followed, for pimc), ``played_by``; ``vlog`` holds every
+    shown void as ``(position, trick, cards it could not hold)``; ``draws`` counts the
+    draw rounds so far (seed preset). ``stock`` is the stock's order when known (a
+    full-information deal), else ``my_draws`` lists my draws in order."""
+    game = GAME
+    __slots__ = ("rules", "position", "hand", "contract", "bid", "decl", "in_mis", "trump",
+                 "named", "open", "taken", "discarded", "roem", "tricks", "leader", "current",
+                 "won", "cpts", "voids", "vlog", "played", "played_by", "draws", "stock",
+                 "my_draws", "first_hand", "sim_known", "sim_pinned")
+
+    @property
+    def n(self):
+        return self.rules.players
+
+    @property
+    def preset(self):
+        return self.rules.preset_id
+
+    @property
+    def layout(self):
+        return table_layout(self.preset, self.n)
+
+    @property
+    def rest_at(self):
+        o, b = self.layout
+        return 6 * self.n + o + b
+
+    @property
+    def draw_rounds(self):
+        return (32 - self.rest_at) // self.n if self.preset == PRESET_SEED else 0
+
+    @property
+    def n_tricks(self):
+        return 6 + self.draw_rounds
+
+    @property
+    def stock_pos(self):
+        return self.rest_at + self.n * self.draws
+
+    @classmethod
+    def initial(cls, rules, position, hand, declarer, contract, trump, open_cards, taken=None,
+                discarded=0, joiners=(), roem=None, stock=None, my_draws=(), sim_known=None,
+                sim_pinned=None, notation="en"):
+        """The state before the first card. ``hand``: my hand at the start of play (the
+        declarer's after the exchange); ``trump``: a suit index, ``None`` (no trump) or
+        ``"first"`` (the declarer's first card decides)."""
+        s = cls.__new__(cls)
+        n = rules.players
+        s.rules = rules
+        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
+                or not 0 <= position < n:
+            raise RulesError(f"position must be 0..{n - 1} (0 = left of the dealer), got {position!r}")
+        if isinstance(declarer, bool) or not isinstance(declarer, (int, np.integer)) \
+                or not 0 <= declarer < n:
+            raise RulesError(f"declarer must be a position 0..{n - 1}, got {declarer!r}")
+        s.position, s.decl = int(position), int(declarer)
+        s.hand = _mask(hand, notation, "hand")
+        if bin(s.hand).count("1") != 6 or s.hand & ~FULL:
+            raise RulesError(f"hand of the wrong size: {bin(s.hand).count('1')} cards at the "
+                             "start of play; a Boonaken hand has 6 of the 32-card deck")
+        s.contract, s.bid = parse_contract(contract) if not isinstance(contract, tuple) else contract
+        joiners = list(joiners)
+        if joiners and s.contract != CONTRACT_MISERE:
+            raise RulesError("misère joiners are given but the contract is not a misère")
+        if s.decl in joiners:
+            raise RulesError("the declarer is the first misère bidder, not a joiner")
+        s.in_mis = tuple(s.contract == CONTRACT_MISERE and (q == s.decl or q in joiners)
+                         for q in range(n))
+        preset = rules.preset_id
+        joined = s.contract == CONTRACT_MISERE and len(joiners) > 0
+        needs = (s.contract in (CONTRACT_POINTS, CONTRACT_BOONAAK)
+                 or (s.contract == CONTRACT_MISERE and preset == PRESET_LEIMUIDEN and not joined))
+        if isinstance(trump, str) and trump.strip().lower() == "first":
+            if s.contract not in (CONTRACT_POINTS, CONTRACT_BOONAAK):
+                raise RulesError("trump 'first' (the declarer's first card) applies to point "
+                                 "bids and boonaak only")
+            s.trump, s.named = -1, False
+        elif trump is None or (isinstance(trump, (int, np.integer)) and trump < 0):
+            if needs:
+                raise RulesError(f"{CONTRACTS[s.contract]} is played with a trump: give a suit, "
+                                 "or 'first' when the declarer named none")
+            s.trump, s.named = -1, True
+        else:
+            if not needs:
+                what = "a joined misère" if joined else CONTRACTS[s.contract]
+                raise RulesError(f"{what} is played without trump in this preset")
+            s.trump, s.named = int(trump), True
+        o, b = table_layout(preset, n)
+        s.open = _mask(open_cards, notation, "open cards")
+        if bin(s.open).count("1") != o or s.open & ~FULL:
+            raise RulesError(f"the table has {o} face-up cards in this preset, got "
+                             f"{bin(s.open).count('1')}")
+        if preset == PRESET_SEED:
+            s.taken = _mask(taken, notation, "taken")
+            if s.taken & ~s.open:
+                raise RulesError("the declarer can only take face-up table cards")
+        else:
+            if taken:
+                raise RulesError("in this preset the declarer takes every table card; "
+                                 "--taken applies to the seed preset")
+            s.taken = None
+        s.discarded = _mask(discarded, notation, "discarded")
+        if s.discarded and s.position != s.decl:
+            raise RulesError("only the declarer knows the discards")
+        if s.position == s.decl:
+            if s.taken and s.taken & ~s.hand:
+                raise CardError("the declarer's hand lacks a face-up card it took")
+            if s.discarded & s.hand:
+                raise CardError("a discarded card is also in the hand")
+            k = (bin(s.taken).count("1") if preset == PRESET_SEED else o + b)
+            if s.discarded and bin(s.discarded).count("1") != k:
+                raise RulesError(f"the declarer discarded {k} cards, got "
+                                 f"{bin(s.discarded).count('1')}")
+            if preset == PRESET_SEED and s.discarded & s.open:
+                raise CardError("in the seed preset the discards come from the hand")
+        else:
+            if s.hand & s.open:
+                c = _bits(s.hand & s.open)[0]
+                raise CardError(f"{card_str(c, notation)} is a table card; only the declarer "
+                                "can hold it")
+        if roem is not None:
+            if isinstance(roem, bool) or int(roem) != roem or roem < 0:
+                raise RulesError(f"roem must be a non-negative integer, got {roem!r}")
+            roem = int(roem)
+        s.roem = roem
+        s.tricks = ()
+        s.leader = s.decl
+        s.current = ()
+        s.won = (0,) * n
+        s.cpts = (0,) * n
+        s.voids = (0,) * n
+        s.vlog = ()
+        s.played = 0
+        s.played_by = (0,) * n
+        s.draws = 0
+        s.stock = None if stock is None else tuple(int(c) for c in stock)
+        s.my_draws = tuple(my_draws)
+        s.first_hand = s.hand
+        if sim_known is None:
+            sim_known = (s.open & ~(s.taken or 0)) if preset == PRESET_SEED else (s.open & s.discarded)
+            if s.position == s.decl:
+                sim_known |= s.discarded & ~s.open
+        if sim_pinned is None:
+            sim_pinned = (s.taken or 0) if preset == PRESET_SEED else 0
+        s.sim_known, s.sim_pinned = int(sim_known), int(sim_pinned)
+        return s
+
+    @classmethod
+    def from_inputs(cls, players, preset, hand, position, declarer, contract, trump=None,
+                    open_cards="", taken="", history="", joiners="", drawn="", discarded="",
+                    roem=None, notation="en", require_turn=True):
+        """From the CLI-style inputs (``hand``: the cards held now); raises
+        :class:`RulesError` / :class:`CardError` with a one-line message."""
+        rules = build_rules(4 if players is None else players, "seed" if preset is None else preset)
+        n = rules.players
+        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
+                or not 0 <= position < n:
+            raise RulesError(f"position must be 0..{n - 1} (0 = left of the dealer), got {position!r}")
+        if isinstance(declarer, bool) or not isinstance(declarer, (int, np.integer)) \
+                or not 0 <= declarer < n:
+            raise RulesError(f"declarer must be a position 0..{n - 1}, got {declarer!r}")
+        position, declarer = int(position), int(declarer)
+        con = parse_contract(contract)
+        if isinstance(trump, str):
+            t = trump.strip().lower()
+            tr = None if t in ("none", "-", "") else ("first" if t == "first" else parse_suit(trump, notation))
+        else:
+            tr = trump
+        codes = parse_cards(hand, notation, deck=32) if isinstance(hand, str) else [int(c) for c in hand]
+        if not codes:
+            raise CardError("--hand is empty")
+        if len(set(codes)) != len(codes):
+            raise CardError("--hand lists a card twice")
+        tricks = parse_history(history, notation, deck=32)
+        for i, tt in enumerate(tricks):
+            if len(tt) > n or (len(tt) < n and i < len(tricks) - 1):
+                raise RulesError(f"history: trick {i + 1} has {len(tt)} cards; every finished "
+                                 f"trick has {n}")
+        if tricks and len(tricks[-1]) == n:
+            tricks.append([])
+        # my own cards in the history (winners need only trump)
+        ftrump = -1 if tr in (None, "first") else tr
+        if tr == "first" and tricks and tricks[0]:
+            ftrump = tricks[0][0] >> 4
+        leader, mine = declarer, []
+        for tt in tricks:
+            mine += [c for j, c in enumerate(tt) if (leader + j) % n == position]
+            if len(tt) == n:
+                wj, _ = pq.trick_result_nb(np.array(tt + [0] * (5 - n), dtype=np.int64), n, ftrump)
+                leader = (leader + int(wj)) % n
+        check_own_cards(codes, mine, position, notation)
+        dr = parse_cards(drawn, notation, deck=32) if isinstance(drawn, str) else [int(c) for c in (drawn or ())]
+        if len(set(dr)) != len(dr):
+            raise CardError("--drawn lists a card twice")
+        for c in dr:
+            if c not in codes and c not in mine:
+                raise CardError(f"--drawn: {card_str(c, notation)} is neither in the hand nor "
+                                "played by me")
+        start = [c for c in codes + mine if c not in dr]
+        if len(start) != 6:
+            hint = (" (seed preset: list the cards you drew with --drawn)"
+                    if len(start) > 6 and rules.preset_id == PRESET_SEED else "")
+            raise RulesError(f"hand of the wrong size: {len(codes)} cards held, {len(mine)} "
+                             f"played and {len(dr)} drawn make {len(start)} at the start of "
+                             f"play, not 6{hint}")
+        s = cls.initial(rules, position, start, declarer, con, tr, open_cards, taken, discarded,
+                        _positions(joiners, n, "joiners"), roem, None, dr, notation=notation)
+        s = replay(s, tricks, position, notation, require_turn, "deal")
+        if s.draws < len(dr):
+            raise RulesError(f"--drawn lists {len(dr)} cards but only {s.draws} draws have "
+                             "happened")
+        return s
+
+    def _copy(self):
+        return copy_state(self)
+
+    @property
+    def t(self):
+        return len(self.tricks)
+
+    @property
+    def is_terminal(self):
+        return self.t >= self.n_tricks
+
+    @property
+    def to_move(self):
+        return None if self.is_terminal else (self.leader + len(self.current)) % self.n
+
+    @property
+    def hand_cards(self):
+        return _bits(self.hand)
+
+    def _tc(self):
+        a = np.zeros(5, dtype=np.int64)
+        a[:len(self.current)] = self.current
+        return a
+
+    def held_count(self, q):
+        """How many cards position ``q`` holds now."""
+        return 6 + self.draws - bin(self.played_by[q]).count("1")
+
+    def active_forbid(self, q):
+        """Cards ``q`` surely does not hold now (voids shown with no draw since; table
+        cards only the declarer can hold)."""
+        f = 0
+        for p, t, m in self.vlog:
+            if p == q and t >= self.draws:
+                f |= m
+        return f
+
+    def public_out(self):
+        """Cards every player knows are out of play (the seed preset's untaken face-up cards)."""
+        return self.open & ~self.taken if self.preset == PRESET_SEED else 0
+
+    def unseen_mask(self):
+        return FULL & ~(self.hand | self.played | self.public_out() | self.discarded)
+
+    def _cannot_hold(self, q):
+        """Cards position ``q`` (not me) cannot hold as far as I know."""
+        m = self.active_forbid(q)
+        if q != self.decl:
+            m |= self.open
+        return m
+
+    def _legal_mask(self):
+        p = self.to_move
+        if p is None:
+            return 0
+        if p != self.position:
+            return self.unseen_mask() & ~self._cannot_hold(p)
+        return int(pq.legal_here_nb(np.int64(self.hand), self._tc(), len(self.current),
+                                    self.trump, self.preset))
+
+    def legal_actions(self):
+        return _bits(self._legal_mask())
+
+    def apply(self, card, notation="en"):
+        """A new state with ``card`` played by :attr:`to_move` (validated)."""
+        if isinstance(card, str):
+            card = parse_card(card, notation, deck=32)
+        card = int(card)
+        cs = card_str(card, notation)
+        if self.is_terminal:
+            raise RulesError("the deal is over: no card can be played")
+        if not FULL >> card & 1:
+            raise CardError(f"{cs} is not in the 32-card deck")
+        p = self.to_move
+        bit = 1 << card
+        if self.played & bit:
+            raise CardError(f"{cs} was already played")
+        tn = len(self.current)
+        trump = self.trump
+        if self.t == 0 and tn == 0 and not self.named:
+            trump = card >> 4
+        led, winner, wj, hi, _ = pq.trick_state_nb(self._tc(), tn, trump)
+        if p == self.position:
+            if not self.hand & bit:
+                raise CardError(f"{cs} is not in the hand of position {p}")
+            if not self._legal_mask() & bit:
+                raise RulesError(f"position {p} may not play {cs} here (follow suit; "
+                                 f"{'trump in' if self.preset != PRESET_LEIMUIDEN else 'trump duties'} "
+                                 "when void)")
+        else:
+            if self.hand & bit:
+                raise CardError(f"{cs} is in the hand of position {self.position}; "
+                                f"position {p} cannot play it")
+            if self.discarded & bit:
+                raise CardError(f"{cs} was discarded by the declarer")
+            if self.public_out() & bit:
+                raise CardError(f"{cs} lies face up out of play")
+            if p != self.decl and self.open & bit:
+                raise CardError(f"{cs} is a table card; only the declarer (position "
+                                f"{self.decl}) can play it")
+            holds = self.taken & ~self.played & ~bit if (self.taken and p == self.decl) else 0
+            if revealed(card, led, trump, hi, self.preset) & holds:
+                c = _bits(revealed(card, led, trump, hi, self.preset) & holds)[0]
+                raise RulesError(f"position {p} holds {card_str(c, notation)} (taken from the "
+                                 f"table), so it may not play {cs} here")
+            f = self.active_forbid(p)
+            if f & bit:
+                suit = card >> 4
+                shown = any(q == p and t >= self.draws and m & SUIT[suit] == SUIT[suit] & FULL
+                            for q, t, m in self.vlog)
+                why = (f"showed earlier it has no {SUIT_NAMES[suit]}" if shown else
+                       "showed by an earlier play (trumping duties) that it does not hold it")
+                raise RulesError(f"position {p} {why}, so it cannot play {cs}")
+        s = self._copy()
+        s.trump = trump
+        if p == self.position:
+            s.hand = self.hand & ~bit
+        s.played = self.played | bit
+        pb = list(self.played_by)
+        pb[p] |= bit
+        s.played_by = tuple(pb)
+        if led >= 0 and (card >> 4) != led:
+            v = list(self.voids)
+            v[p] |= 1 << led
+            s.voids = tuple(v)
+        if p != self.position:
+            f = revealed(card, led, trump, hi, self.preset)
+            if f:
+                s.vlog = self.vlog + ((p, self.t, f & FULL),)
+        cur = self.current + (card,)
+        if len(cur) == self.n:
+            a = np.zeros(5, dtype=np.int64)
+            a[:len(cur)] = cur
+            wj, pts = pq.trick_result_nb(a, len(cur), trump)
+            w = (self.leader + int(wj)) % self.n
+            won, cp = list(self.won), list(self.cpts)
+            won[w] += 1
+            cp[w] += int(pts)
+            s.won, s.cpts = tuple(won), tuple(cp)
+            s.tricks = self.tricks + ((self.leader, cur, w),)
+            s.current = ()
+            if self.preset == PRESET_SEED and 32 - self.stock_pos >= self.n:
+                j = (self.position - self.leader) % self.n
+                if self.stock is not None:
+                    got = self.stock[self.stock_pos - self.rest_at + j]
+                elif self.draws < len(self.my_draws):
+                    got = self.my_draws[self.draws]
+                else:
+                    raise RulesError(f"--drawn: the card I drew after trick {self.t + 1} is "
+                                     "needed (seed preset: one per trick while the stock lasts)")
+                gb = 1 << got
+                if (s.hand | s.played | self.public_out()) & gb or (
+                        self.position != self.decl and self.open & gb):
+                    raise CardError(f"drawn card {card_str(got, notation)} was already seen")
+                s.hand |= gb
+                s.draws = self.draws + 1
+            s.leader = w
+        else:
+            s.current = cur
+        return s
+
+    # ------------------------------------------------------------------ kernels
+
+    def sizes(self):
+        return np.array([self.held_count(q) for q in range(self.n)] + [0] * (5 - self.n),
+                        dtype=np.int64)
+
+    def decl_roem_for_pimc(self):
+        """The roem the engine's pimc gives the declarer (its kept cards, trump as named
+        at the start of play)."""
+        if self.contract != CONTRACT_POINTS or not self.named or self.trump < 0 \
+                or self.position != self.decl:
+            return 0
+        lm = 1 if self.preset == PRESET_LEIMUIDEN else 0
+        f = best_meld_nb if self.preset == PRESET_SEED else roem_sum_nb
+        return int(f(np.int64(self.first_hand), self.trump, lm))
+
+    def kernel_args(self):
+        n = self.n
+        played_at = np.full(64, -1, dtype=np.int64)
+        played_pos = np.full(64, -1, dtype=np.int64)
+        for t, (ld, cards, _) in enumerate(self.tricks + ((self.leader, self.current, -1),)):
+            for j, c in enumerate(cards):
+                played_at[c] = t
+                played_pos[c] = (ld + j) % n
+        nv = len(self.vlog)
+        vq = np.array([x[0] for x in self.vlog] + [0], dtype=np.int64)
+        vt = np.array([x[1] for x in self.vlog] + [0], dtype=np.int64)
+        vf = np.array([x[2] for x in self.vlog] + [0], dtype=np.int64)
+
+        def arr(vals, size=5):
+            a = np.zeros(size, dtype=np.int64)
+            a[:len(vals)] = vals
+            return a
+        return {"hand": np.int64(self.hand), "played": np.int64(self.played),
+                "tc": self._tc(), "tn": len(self.current), "t": self.t,
+                "won": arr(self.won), "cpts": arr(self.cpts), "voids": arr(self.voids),
+                "played_by": arr(self.played_by), "in_mis": np.array(
+                    list(self.in_mis) + [False] * (5 - n), dtype=np.bool_),
+                "played_at": played_at, "played_pos": played_pos, "vq": vq, "vt": vt,
+                "vf": vf, "nv": nv}
+
+    def sampler_args(self):
+        """What the hidden-card sampler needs: unseen, capacities, per-holder forbids,
+        the declarer's known table cards, the pagat/leimuiden discard weighting."""
+        n, me = self.n, self.position
+        pinned = 0
+        if self.preset == PRESET_SEED and me != self.decl:
+            pinned = self.taken & ~self.played
+        unseen = self.unseen_mask() & ~pinned
+        cap = np.zeros(REST + 1, dtype=np.int64)
+        forbid = np.zeros(n + 1, dtype=np.int64)
+        for q in range(n):
+            if q != me:
+                cap[q] = self.held_count(q) - (bin(pinned).count("1") if q == self.decl else 0)
+                forbid[q] = self._cannot_hold(q) & unseen
+        cap[n] = 32 - self.stock_pos if self.preset == PRESET_SEED else 0
+        cap[REST] = bin(unseen).count("1") - int(cap[:n + 1].sum())
+        if cap[REST] < 0 or (cap[:n + 1] < 0).any():
+            raise RulesError("the history does not fit the deal: too many cards for the hands")
+        o, b = self.layout
+        weigh = self.preset != PRESET_SEED and not (me == self.decl and self.discarded)
+        return {"unseen": np.int64(unseen), "cap": cap, "forbid": forbid,
+                "pinned": np.int64(pinned), "open_rest": np.int64(self.open if weigh else 0),
+                "table_k": np.int64(o + b if weigh else -1)}
+
+    def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
+        """The card the built-in ``policy`` plays here, exactly as the simulator would
+        (``deal``: the simulator's global deal index, for random and pimc)."""
+        if policy not in POLICIES:
+            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        p = self.to_move
+        if p is None:
+            raise RulesError("the deal is over: no card to play")
+        if p != self.position:
+            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        a = self.kernel_args()
+        if policy == "heuristic":
+            return int(pq.decide_heuristic_nb(self.n, p, a["hand"], self.trump, a["tc"], a["tn"],
+                                              a["played"], self.contract, a["in_mis"],
+                                              self.leader, self.preset))
+        return int(pq.decide_card_nb(POLICIES[policy], check_seed(seed), np.int64(deal), self.n,
+                                     self.preset, p, a["hand"], self.sizes(), self.trump,
+                                     self.named, self.t, self.leader, a["tc"], a["tn"],
+                                     a["played"], np.int64(self.stock_pos),
+                                     np.int64(self.sim_known),
+                                     np.int64(self.sim_pinned & ~self.played), self.decl,
+                                     self.contract, self.bid, self.decl_roem_for_pimc(),
+                                     a["in_mis"], a["won"], a["cpts"], a["voids"].copy(),
+                                     np.int64(worlds)))
+
+    def history_str(self, notation="en"):
+        parts = [" ".join(card_str(c, notation) for c in cards) for _, cards, _ in self.tricks]
+        parts.append(" ".join(card_str(c, notation) for c in self.current))
+        return " | ".join(parts).strip(" |")
+
+
+class BoonakenDeal(Deal):
+    """A full-information Boonaken deal played step by step (all hands and the stock
+    order known). ``hands``: every position's hand at the start of play (the declarer's
+    after the exchange); ``stock``: the stock in deal order (seed preset);
+    ``kept_table``: the table cards the declarer kept (what the simulator's pimc is told);
+    ``discarded``: the declarer's discards from its dealt hand."""
+    game = GAME
+    __slots__ = ()
+
+    def __init__(self, rules, hands, declarer, contract, trump, open_cards, stock=(),
+                 taken=None, discarded=0, joiners=(), roem=None, kept_table=None, blind=0,
+                 notation="en"):
+        from .infostate import dealt_masks
+        masks = dealt_masks(hands, rules.players, notation, deck=32)
+        self.rules = rules
+        self.dealt = tuple(masks)
+        open_m = _mask(open_cards, notation)
+        disc = _mask(discarded, notation)
+        kt = _mask(kept_table, notation) if kept_table is not None else None
+        blind_m = _mask(blind, notation)
+        states = []
+        for p in range(rules.players):
+            known = pinned = None
+            if kt is not None:       # what the simulator's pimc is told
+                known = (open_m & ~kt) | ((disc & ~blind_m & ~open_m) if p == declarer else 0)
+                pinned = kt
+            states.append(BoonakenInfoState.initial(
+                rules, p, masks[p], declarer, contract, trump, open_m,
+                taken if rules.preset_id == PRESET_SEED else None,
+                disc if p == declarer else 0, joiners, roem,
+                list(_bits_order(stock, notation)), (), known, pinned, notation))
+        self.states = tuple(states)
+
+    def apply(self, action, notation="en"):
+        """As :meth:`Deal.apply`; in the seed preset the declarer's standing meld becomes
+        public once the first trick is over (every player knows ``roem`` from then on)."""
+        d = super().apply(action, notation)
+        s = d.states[0]
+        if s.t == 1 and self.states[0].t == 0 and s.preset == PRESET_SEED \
+                and s.contract == CONTRACT_POINTS and s.roem is None:
+            roem = self.standing_roem()
+            d.states = tuple(_with_roem(st, roem) for st in d.states)
+        return d
+
+    def standing_roem(self):
+        """The declarer's counted roem (seed: its best meld unless another player shows a
+        strictly higher one; pagat/leimuiden: every combination of its kept cards)."""
+        s = self.states[0]
+        if s.contract != CONTRACT_POINTS or s.trump < 0:
+            return 0
+        lm = 1 if s.preset == PRESET_LEIMUIDEN else 0
+        first = [st.first_hand for st in self.states]
+        if s.preset != PRESET_SEED:
+            return int(roem_sum_nb(np.int64(first[s.decl]), s.trump, lm))
+        mine = int(best_meld_nb(np.int64(first[s.decl]), s.trump, lm))
+        return mine if all(int(best_meld_nb(np.int64(first[q]), s.trump, lm)) <= mine
+                           for q in range(s.n) if q != s.decl) else 0
+
+    def scores(self):
+        """Per position: +1 made, −1 failed, 0 for players without a contract."""
+        s = self.states[0]
+        if not s.is_terminal:
+            raise RulesError("the deal is not over yet")
+        n = s.n
+        out = [0] * n
+        if s.contract == CONTRACT_POINTS:
+            out[s.decl] = 1 if s.cpts[s.decl] + self.standing_roem() >= s.bid else -1
+        elif s.contract == CONTRACT_MISERE:
+            for q in range(n):
+                if s.in_mis[q]:
+                    out[q] = 1 if s.won[q] == 0 else -1
+        else:
+            out[s.decl] = 1 if s.won[s.decl] == s.t else -1
+        return out
+
+
+def _with_roem(state, roem):
+    s = copy_state(state)
+    s.roem = roem
+    return s
+
+
+def _bits_order(cards, notation):
+    if isinstance(cards, str):
+        return parse_cards(cards, notation, deck=32)
+    return [parse_card(c, notation, deck=32) if isinstance(c, str) else int(c) for c in cards]
+
+
+def deal_from_record(rec, notation="en"):
+    """A :class:`BoonakenDeal` from one ``--record-play`` object (not a redeal)."""
+    if rec.get("void"):
+        raise RulesError("record: everyone passed; the deal was not played")
+    n, dealer = rec["players"], rec["dealer"]
+    rules = build_rules(n, rec["preset"], dealer)
+    pos = lambda seat: (seat - dealer - 1) % n  # noqa: E731
+    decl = pos(rec["declarer"])
+    taken = mask_of(parse_cards(rec["exchange"]["taken"], notation, deck=32))
+    disc = mask_of(parse_cards(rec["exchange"]["discarded"], notation, deck=32))
+    table = mask_of(parse_cards(rec["table"]["open"] + rec["table"]["blind"], notation, deck=32))
+    if rec["preset"] != "seed":      # every table card not kept was put away too
+        disc |= table & ~taken
+    hands = []
+    for p in range(n):
+        m = mask_of(parse_cards(rec["hands"][(dealer + 1 + p) % n], notation, deck=32))
+        if p == decl:
+            m = (m & ~disc) | taken
+        hands.append(m)
+    contract = rec["contract"] if rec["contract"] != "points" else rec["bid"]
+    if rec["trump"] is None:
+        trump = None
+    elif not rec["trump_named"]:
+        trump = "first"
+    else:
+        trump = SUITS.index(rec["trump"])
+    joiners = [pos(s) for s in rec["misere_players"][1:]] if rec["contract"] == "misere" else []
+    return BoonakenDeal(rules, hands, decl, contract, trump, rec["table"]["open"],
+                        rec["table"]["stock"], taken, disc, joiners, None, taken,
+                        rec["table"]["blind"], notation)
+
+
+def positions_from_record(rec, notation="en"):
+    """Yield ``(info_state, card_played)`` for every card of a recorded deal."""
+    d = deal_from_record(rec, notation)
+    dealer, n = rec["dealer"], rec["players"]
+    for tr in rec["tricks"]:
+        for s, c in tr["cards"]:
+            if d.to_move != (s - dealer - 1) % n:
+                raise RulesError("record: play out of turn")
+            code = parse_card(c, notation, deck=32)
+            yield d.info_state(d.to_move), code
+            d = d.apply(code)
+
+
+def sample_worlds(state, count, seed=0, start=0):
+    """The hidden cards the play query samples: ``(worlds, logw)``; ``worlds[i, q]`` is
+    the mask position q holds now, ``worlds[i, n]`` the stock (seed preset)."""
+    a, s = state.kernel_args(), state.sampler_args()
+    n = state.n
+    out_w = np.zeros((count, n + 1), dtype=np.int64)
+    out_l = np.zeros(count, dtype=np.float64)
+    pq.sample_worlds_nb(check_seed(seed), n, state.position, a["hand"], s["unseen"], s["cap"],
+                        s["forbid"], s["pinned"], state.decl, s["open_rest"], s["table_k"],
+                        a["played_at"], a["played_pos"], a["vq"], a["vt"], a["vf"], a["nv"],
+                        state.draws, np.int64(start), np.int64(count), out_w, out_l)
+    return out_w, out_l
+
+
+def _determined(state, policy, s):
+    cap = s["cap"]
+    n, me = state.n, state.position
+    if all(cap[q] == 0 for q in range(n) if q != me):
+        return True
+    if policy != "heuristic":
+        return False
+    if cap[n] >= 2 and cap[n] >= n:
+        return False
+    holders = [q for q in range(n + 1) if q != me and cap[q] > 0] + ([REST] if cap[REST] > 0 else [])
+    x = int(s["unseen"])
+    for c in _bits(x):
+        if sum(1 for q in holders if q == REST or q == n or not s["forbid"][q] >> c & 1) > 1:
+            return False
+    return True
+
+
+def _roem_mode(state):
+    """(mode, given value, note) of the declarer's roem in a point contract."""
+    if state.contract != CONTRACT_POINTS:
+        return pq.ROEM_GIVEN, 0, None
+    if state.roem is not None:
+        return pq.ROEM_GIVEN, state.roem, None
+    if state.preset != PRESET_SEED:
+        return pq.ROEM_SUM, 0, None
+    if state.draws == 0:
+        return pq.ROEM_MELD, 0, None
+    return pq.ROEM_GIVEN, 0, ("the declarer's roem is taken as 0: give --roem (the meld that "
+                              "stood at the first trick)")
+
+
+def play_query(players=4, preset="seed", hand=None, position=None, declarer=None, contract=None,
+               trump=None, open_cards="", taken="", history="", joiners="", drawn="",
+               discarded="", roem=None, samples=DEFAULT_SAMPLES, policy="heuristic",
+               worlds=PIMC_WORLDS, seed=0, threads=None, notation="en", state=None):
+    """Score every legal card of the player to move; a JSON-able dict shaped like the
+    other games' play queries (``value`` = expected mark, see the module doc)."""
+    if policy not in POLICIES:
+        raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= 4096:
+        raise RulesError(f"worlds must be 1..4096, got {worlds!r}")
+    seed_u = check_seed(seed)
+    if state is None:
+        state = BoonakenInfoState.from_inputs(players, preset, hand, position, declarer,
+                                              contract, trump, open_cards, taken, history,
+                                              joiners, drawn, discarded, roem, notation)
+    elif state.to_move != state.position:
+        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
+    if threads is not None:
+        from fastsim.boonaken import set_threads
+        set_threads(threads)
+    n = state.n
+    cards = np.array(state.legal_actions(), dtype=np.int64)
+    K = len(cards)
+    a, sa = state.kernel_args(), state.sampler_args()
+    mode, given, note = _roem_mode(state)
+    lw = np.empty(samples, dtype=np.float64)
+    made = np.zeros((samples, K), dtype=np.bool_)
+    pts = np.zeros((samples, K), dtype=np.int16)
+    val = np.zeros((samples, K), dtype=np.int8)
+    known_pub = state.public_out()
+    decl_known = state.discarded
+    kernel = pq.play_query_nb if policy == "heuristic" else pq.play_query_policy_nb
+    kernel(seed_u, n, state.preset, state.position, a["hand"], cards, state.trump,
+           state.named, state.t, state.leader, a["tc"], a["tn"], a["played"], a["played_by"],
+           np.int64(state.stock_pos), sa["unseen"], sa["cap"], sa["forbid"], sa["pinned"],
+           state.decl, sa["open_rest"], sa["table_k"], a["played_at"], a["played_pos"],
+           a["vq"], a["vt"], a["vf"], a["nv"], state.draws, state.contract, state.bid, mode,
+           given, a["in_mis"], a["won"], a["cpts"], a["voids"], np.int64(known_pub),
+           np.int64(decl_known), POLICIES[policy], np.int64(worlds), np.int64(0),
+           np.int64(samples), np.int64(CHUNK), lw, made, pts, val)
+    ok = np.isfinite(lw)
+    if not ok.any():
+        raise RulesError("no deal of the unseen cards is consistent with the history")
+    w = np.exp(np.round(lw[ok] - lw[ok].max(), 9))
+    made, pts, val = (x[ok].astype(np.float64) for x in (made, pts, val))
+    exact = _determined(state, policy, sa)
+    out_cards = []
+    for k in range(K):
+        v = weighted_summary(val[:, k], w, made[:, k] > 0, exact=exact)
+        sc = weighted_summary(pts[:, k], w, exact=exact)
+        out_cards.append({"card": card_str(cards[k], notation), "value": v["mean"],
+                          "value_ci": v["mean_ci"], "p_make": v["p"], "p_make_ci": v["p_ci"],
+                          "expected_score": sc["mean"], "expected_score_ci": sc["mean_ci"]})
+    choice = card_str(state.decide(policy=policy, seed=seed, worlds=worlds), notation)
+    top = max(x["value"] for x in out_cards)
+    tied = [x for x in out_cards if x["value"] == top]
+    best = next((x for x in tied if x["card"] == choice), tied[0])
+    out = {
+        "game": GAME,
+        "players": n,
+        "preset": state.rules.preset,
+        "position": state.position,
+        "to_move": state.to_move,
+        "declarer": state.decl,
+        "contract": CONTRACTS[state.contract],
+        "bid": state.bid if state.contract == CONTRACT_POINTS else None,
+        "misere_players": [q for q in range(n) if state.in_mis[q]],
+        "trump": SUITS[state.trump] if state.trump >= 0 else None,
+        "hand": [card_str(c, notation) for c in state.hand_cards],
+        "history": state.history_str(notation),
+        "trick": [card_str(c, notation) for c in state.current],
+        "tricks_won": list(state.won),
+        "card_points_so_far": list(state.cpts),
+        "recommended": best["card"],
+        "policy_choice": choice,
+        "cards": out_cards,
+        "value_is": "expected mark: +1 when my contract is made / the others' fail, -1 otherwise",
+        "score_is": "the declarer's points: card points, plus the counted roem in a point contract",
+        "exact": exact,
+        "samples": int(ok.sum()),
+        "effective_samples": float(ess(w)),
+        "worlds_drawn": int(samples),
+        "policy": policy,
+        "pimc_worlds": int(worlds),
+        "seed": seed,
+        "variants": {},
+    }
+    if note:
+        out["note"] = note
+    return out

@@ -1,0 +1,523 @@
+"""Boonaken play-query kernels: "which card should I play now?".
+
+Hidden cards (the other hands, the stock of the ``seed`` preset, and what lies out of
+play unseen: discards, blind and sleeping cards) are sampled by
+:func:`fastsim.sample_nb.hidden_deal_forbid_nb` with card-level constraints (shown voids
+that no later draw can have undone, table cards only the declarer can hold), importance-
+weighted so worlds are uniform over the consistent deals. In the ``seed`` preset players
+refill from the stock, so a void shown before a draw may no longer hold: such worlds are
+proposed without that constraint and weighted by the number of orders of dealing and
+drawing that explain every card the player has held (:func:`pasts_nb`; zero: rejected),
+which keeps the weighted worlds uniform over whole deals. Every world is finished once per candidate
+card with one policy for everyone through the engine's own functions
+(:mod:`fastsim.boonaken_nb`).
+"""
+import numpy as np
+from numba import njit, prange
+
+from .bits import lowest_nb, popcount_nb
+from .boonaken_nb import (FULL32, beats_nb, best_meld_nb, heuristic_card_nb, legal_nb,
+                          mask_points_nb, pimc_card_nb, play_mode_nb, roem_sum_nb, rollout_nb,
+                          strength_nb)
+from .boonaken_schema import (CONTRACT_MISERE, CONTRACT_POINTS, CTR_PLAY, MAX_TRICKS,
+                              POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM, PRESET_LEIMUIDEN,
+                              PRESET_SEED)
+from .play_nb import random_card_nb
+from .rng import deal_key_nb, run_key_nb, shuffle_nb
+from .sample_nb import hidden_deal_forbid_nb
+
+WORLD_SALT = 7_000_000
+STOCK_SALT = 5000
+# roem modes of a point contract in the query: the given value, the seed preset's standing
+# meld from the hands at the start of play, the pagat/leimuiden sum over the kept cards
+ROEM_GIVEN, ROEM_MELD, ROEM_SUM = 0, 1, 2
+FILLER = np.int64(0x001F001F001F001F)     # bits outside the 32-card deck (hand-size fillers)
+
+
+@njit(cache=True, inline="always")
+def trick_state_nb(tc, tn, trump):
+    """(led, winner card, winner's index in the trick, highest trump, trick mask) of
+    ``tc[:tn]`` exactly as the engine's play loop tracks them (-1s when empty)."""
+    led = -1
+    winner = -1
+    wj = -1
+    hi = -1
+    trick = np.int64(0)
+    for j in range(tn):
+        c = tc[j]
+        trick |= np.int64(1) << c
+        if j == 0:
+            led = c >> 4
+            winner = c
+            wj = 0
+        elif beats_nb(c, winner, led, trump):
+            winner = c
+            wj = j
+        if trump >= 0 and (c >> 4) == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
+            hi = c
+    return led, winner, wj, hi, trick
+
+
+@njit(cache=True)
+def legal_here_nb(hand, tc, tn, trump, preset):
+    """Legal cards of a player holding ``hand`` with ``tc[:tn]`` on the table."""
+    led, winner, wj, hi, trick = trick_state_nb(tc, tn, trump)
+    return legal_nb(hand, led, trump, hi, preset)
+
+
+@njit(cache=True)
+def trick_result_nb(tc, tn, trump):
+    """(winner's index in the trick, card points) of a finished trick."""
+    led, winner, wj, hi, trick = trick_state_nb(tc, tn, trump)
+    return wj, mask_points_nb(trick, trump)
+
+
+@njit(cache=True)
+def decide_heuristic_nb(n, p, hand, trump, tc, tn, played, contract, in_mis, leader, preset):
+    """The heuristic's card (the engine's call) in a small kernel that compiles fast."""
+    led, winner, wj, hi, trick = trick_state_nb(tc, tn, trump)
+    legal = legal_nb(hand, led, trump, hi, preset)
+    mode = play_mode_nb(contract, in_mis, p, tn, n, leader, (leader + wj) % n if wj >= 0 else -1)
+    return heuristic_card_nb(hand, legal, tn, n, led, winner, trump, mode,
+                             FULL32 & ~(hand | played))
+
+
+@njit(cache=True)
+def decide_card_nb(pol, seed, deal, n, preset, p, hand, sizes, trump, named, t, leader, tc, tn,
+                   played, stock_pos, known, pinned, decl, contract, bid, my_roem, in_mis, won,
+                   cpts, voids, worlds):
+    """The card policy ``pol`` plays for position ``p`` exactly as the simulator's deal
+    ``deal`` of run ``seed`` would (``sizes``: every hand's size now; ``pinned``: the
+    table cards the declarer still holds as the engine's pimc is told them)."""
+    dkey = deal_key_nb(run_key_nb(seed), deal)
+    led, winner, wj, hi, trick = trick_state_nb(tc, tn, trump)
+    legal = legal_nb(hand, led, trump, hi, preset)
+    if pol == POLICY_RANDOM:
+        return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
+    if pol == POLICY_PIMC and popcount_nb(legal) > 1 and (named or t > 0 or tn > 0):
+        hands = np.zeros(5, dtype=np.int64)
+        for q in range(n):
+            if q == p:
+                hands[q] = hand
+                continue
+            m = pinned if q == decl else np.int64(0)
+            x = FILLER
+            while popcount_nb(m) < sizes[q]:
+                m |= x & -x
+                x &= x - 1
+            hands[q] = m
+        deck = np.zeros(32, dtype=np.int64)
+        return pimc_card_nb(dkey, n, preset, p, hand, legal, hands, deck, stock_pos, trump, t,
+                            leader, tc, tn, played, known, pinned, decl, contract, bid, my_roem,
+                            in_mis, won, cpts, voids, worlds)
+    mode = play_mode_nb(contract, in_mis, p, tn, n, leader, (leader + wj) % n if wj >= 0 else -1)
+    return heuristic_card_nb(hand, legal, tn, n, led, winner, trump, mode, FULL32 & ~(hand | played))
+
+
+# ----------------------------------------------------------------------------- sampling
+
+MAX_TRACKED = 14     # cards followed one by one in the count of pasts (2**14 states)
+
+
+@njit(cache=True)
+def pasts_nb(world, n, me, played_at, played_pos, vq, vt, vf, nv, draws):
+    """log of the number of ways the other players' cards can have come to them (6 dealt
+    plus one drawn after each of the first ``draws`` tricks; a card drawn after trick k is
+    held from trick k + 1 on) with every shown void (``vq[i]`` showed at trick ``vt[i]``
+    it held none of ``vf[i]``) true at its time; ``-inf``: none, the world contradicts the
+    history. Only players with a void shown before a draw are counted: for the others the
+    number is the same in every world. The count weights the world so that worlds are
+    uniform over whole deals (deck orders), not just over the hands they leave now.
+
+    Cards without a void constraint are interchangeable (counted, not tracked); the
+    others are tracked in a bit mask while the draws are swept from the last to the
+    first (``MAX_TRACKED`` of them at most; beyond that the count is replaced by a
+    greedy feasibility test)."""
+    if draws == 0 or nv == 0:
+        return 0.0
+    total = 0.0
+    lo = np.empty(32, dtype=np.int64)
+    hi = np.empty(32, dtype=np.int64)
+    for q in range(n):
+        if q == me:
+            continue
+        has = False
+        for i in range(nv):
+            if vq[i] == q and vt[i] < draws:
+                has = True
+        if not has:
+            continue
+        x = world[q]
+        for c in range(64):
+            if played_pos[c] == q:
+                x |= np.int64(1) << c
+        m = 0            # tracked (constrained) cards
+        free_hi = np.zeros(MAX_TRICKS + 2, dtype=np.int64)   # free cards by last time
+        n_free = 0
+        while x:
+            c = lowest_nb(x)
+            x &= x - 1
+            a = 0
+            b = played_at[c] if played_pos[c] == q else 1000
+            for i in range(nv):
+                if vq[i] == q and (vf[i] >> c) & 1 and b > vt[i]:
+                    a = max(a, vt[i] + 1)
+            b = min(b, draws)
+            if a > b:
+                return -np.inf
+            if a == 0:
+                free_hi[b] += 1
+                n_free += 1
+            else:
+                lo[m] = a
+                hi[m] = b
+                m += 1
+        if m > MAX_TRACKED:
+            if not _greedy_nb(lo, hi, m, free_hi, draws):
+                return -np.inf
+            continue
+        size = 1 << m
+        dp = np.zeros(size, dtype=np.float64)
+        nxt = np.zeros(size, dtype=np.float64)
+        dp[0] = 1.0
+        entered = 0
+        for k in range(draws, 0, -1):
+            entered += free_hi[k]
+            for mask in range(size):
+                nxt[mask] = 0.0
+            for mask in range(size):
+                v = dp[mask]
+                if v == 0.0:
+                    continue
+                used = popcount_nb(np.int64(mask))
+                avail = entered - ((draws - k) - used)
+                if avail > 0:
+                    nxt[mask] += v * avail
+                for i in range(m):
+                    if not (mask >> i) & 1 and lo[i] <= k and k <= hi[i]:
+                        nxt[mask | (1 << i)] += v
+            for mask in range(size):
+                dp[mask] = nxt[mask]
+        cnt = dp[size - 1]
+        if cnt <= 0.0:
+            return -np.inf
+        total += np.log(cnt)
+    return total
+
+
+@njit(cache=True)
+def _greedy_nb(lo, hi, m, free_hi, draws):
+    """Feasibility only (many constrained cards): earliest-deadline-first matching of the
+    tracked cards to the draw slots, the free cards filling what is left."""
+    used = np.zeros(MAX_TRICKS + 2, dtype=np.bool_)
+    done = np.zeros(32, dtype=np.bool_)
+    for _ in range(m):
+        best = -1
+        for i in range(m):
+            if not done[i] and (best < 0 or hi[i] < hi[best]):
+                best = i
+        done[best] = True
+        ok = False
+        for k in range(lo[best], hi[best] + 1):
+            if k >= 1 and not used[k]:
+                used[k] = True
+                ok = True
+                break
+        if not ok:
+            return False
+    # the free cards must fill the remaining draw slots, each slot k by a card held by k
+    need = 0
+    have = 0
+    for k in range(draws, 0, -1):
+        have += free_hi[k]
+        if not used[k]:
+            need += 1
+        if need > have:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _log_choose(a, b):
+    if b < 0 or b > a:
+        return -np.inf
+    v = 0.0
+    for i in range(b):
+        v += np.log((a - i) / (i + 1.0))
+    return v
+
+
+@njit(cache=True)
+def world_nb(wkey, n, me, hand, unseen, cap, forbid, pinned, decl, open_rest, table_k,
+             played_at, played_pos, vq, vt, vf, nv, draws, world):
+    """One world (``world[q]`` hands, ``world[n]`` the stock) and its log weight
+    (``-inf``: rejected). ``open_rest``/``table_k`` >= 0: the pagat/leimuiden view of a
+    player who does not know the declarer's discards: the face-up table cards may lie
+    among the unseen out-of-play cards only as discards, weight C(|rest| - m, k - m)."""
+    logw = hidden_deal_forbid_nb(wkey, n + 1, me, hand, unseen, cap, forbid, world)
+    if logw == -np.inf:
+        return logw
+    world[decl] |= pinned
+    if table_k >= 0:
+        rest = unseen
+        for q in range(n + 1):
+            if q != me:
+                rest &= ~world[q]
+        mm = popcount_nb(rest & open_rest)
+        logw += _log_choose(popcount_nb(rest) - mm, table_k - mm)
+    return logw + pasts_nb(world, n, me, played_at, played_pos, vq, vt, vf, nv, draws)
+
+
+@njit(cache=True, parallel=True)
+def sample_worlds_nb(seed, n, me, hand, unseen, cap, forbid, pinned, decl, open_rest, table_k,
+                     played_at, played_pos, vq, vt, vf, nv, draws, start, count, out_world,
+                     out_logw):
+    """Worlds ``start .. start+count`` exactly as the play query draws them."""
+    rkey = run_key_nb(seed)
+    for i in prange(count):
+        world = np.zeros(n + 1, dtype=np.int64)
+        out_logw[i] = world_nb(deal_key_nb(rkey, start + i), n, me, hand, unseen, cap, forbid,
+                               pinned, decl, open_rest, table_k, played_at, played_pos, vq, vt,
+                               vf, nv, draws, world)
+        for q in range(n + 1):
+            out_world[i, q] = world[q]
+
+
+# ----------------------------------------------------------------------------- outcomes
+
+@njit(cache=True)
+def deal_roem_nb(mode, given, n, preset, trump, decl, start_hands):
+    """The declarer's counted roem of a point contract (``start_hands``: everyone's hand
+    at the start of play)."""
+    lm = 1 if preset == PRESET_LEIMUIDEN else 0
+    if mode == ROEM_GIVEN or trump < 0:
+        return given
+    if mode == ROEM_SUM:
+        return roem_sum_nb(start_hands[decl], trump, lm)
+    mine = best_meld_nb(start_hands[decl], trump, lm)
+    for q in range(n):
+        if q != decl and best_meld_nb(start_hands[q], trump, lm) > mine:
+            return 0
+    return mine
+
+
+@njit(cache=True, inline="always")
+def outcome_nb(n, me, decl, contract, bid, roem, in_mis, won, cpts):
+    """(declarer made it, declarer's points, my mark: +1/-1 per contract on my side / the
+    others' side)."""
+    total = 0
+    for q in range(n):
+        total += won[q]
+    pts = cpts[decl] + (roem if contract == CONTRACT_POINTS else 0)
+    if contract == CONTRACT_POINTS:
+        made = pts >= bid
+    elif contract == CONTRACT_MISERE:
+        made = won[decl] == 0
+    else:
+        made = won[decl] == total
+    val = 0
+    if contract == CONTRACT_MISERE:
+        if in_mis[me]:
+            val = 1 if won[me] == 0 else -1
+        else:
+            for q in range(n):
+                if in_mis[q]:
+                    val += -1 if won[q] == 0 else 1
+    elif me == decl:
+        val = 1 if made else -1
+    else:
+        val = -1 if made else 1
+    return made, pts, val
+
+
+@njit(cache=True)
+def rollout_policy_nb(pkey, pol, n, preset, hands, deck, stock_pos, trump, named, t0, leader,
+                      tc, tn, played, known_pub, decl_known, pinned, decl, contract, bid,
+                      decl_roem, in_mis, won, cpts, voids, worlds):
+    """Finish the deal exactly as the engine's play loop does, everyone playing ``pol``
+    (with drawing in the seed preset); returns the final trump."""
+    t = t0
+    while hands[leader] != 0 or (t == t0 and tn > 0):
+        start = tn if t == t0 else 0
+        led, winner, wj, hi, trick = trick_state_nb(tc, start, trump)
+        wpos = (leader + wj) % n if wj >= 0 else -1
+        for j in range(start, n):
+            p = (leader + j) % n
+            h = hands[p]
+            legal = legal_nb(h, led, trump, hi, preset)
+            if pol == POLICY_RANDOM:
+                c = random_card_nb(pkey, CTR_PLAY + 8 * t + p, legal)
+            elif pol == POLICY_PIMC and popcount_nb(legal) > 1 and (named or t > 0 or j > 0):
+                known = known_pub | (decl_known if p == decl else np.int64(0))
+                c = pimc_card_nb(pkey, n, preset, p, h, legal, hands, deck, stock_pos, trump, t,
+                                 leader, tc, j, played, known, pinned & ~played, decl, contract,
+                                 bid, decl_roem, in_mis, won, cpts, voids, worlds)
+            else:
+                c = heuristic_card_nb(h, legal, j, n, led, winner, trump,
+                                      play_mode_nb(contract, in_mis, p, j, n, leader, wpos),
+                                      FULL32 & ~(h | played))
+            if t == 0 and j == 0 and not named:
+                trump = c >> 4
+            if j > 0 and (c >> 4) != led:
+                voids[p] |= 1 << led
+            tc[j] = c
+            bit = np.int64(1) << c
+            hands[p] = h & ~bit
+            played |= bit
+            trick |= bit
+            if j == 0:
+                led = c >> 4
+                winner = c
+                wpos = p
+            elif beats_nb(c, winner, led, trump):
+                winner = c
+                wpos = p
+            if trump >= 0 and (c >> 4) == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
+                hi = c
+        won[wpos] += 1
+        cpts[wpos] += mask_points_nb(trick, trump)
+        if preset == PRESET_SEED and 32 - stock_pos >= n:
+            for j in range(n):
+                hands[(leader + j) % n] |= np.int64(1) << deck[stock_pos]
+                stock_pos += 1
+        leader = wpos
+        t += 1
+        if t >= MAX_TRICKS:
+            break
+    return trump
+
+
+@njit(cache=True, inline="always")
+def _setup_world_nb(wkey, n, me, hand, c, world, played_by, tc, tn, won, cpts, voids, h2, w2,
+                    p2, v2, tc2, deck2, stock_pos, starts):
+    for q in range(n):
+        h2[q] = world[q]
+        w2[q] = won[q]
+        p2[q] = cpts[q]
+        v2[q] = voids[q]
+        starts[q] = world[q] | played_by[q]
+    h2[me] = hand & ~(np.int64(1) << c)
+    for j in range(tn):
+        tc2[j] = tc[j]
+    tc2[tn] = c
+    if tn > 0 and (c >> 4) != (tc[0] >> 4):
+        v2[me] |= 1 << (tc[0] >> 4)
+    k = stock_pos
+    y = world[n]
+    while y:
+        deck2[k] = lowest_nb(y)
+        y &= y - 1
+        k += 1
+    shuffle_nb(wkey, STOCK_SALT, deck2, stock_pos, 31, 32)
+
+
+@njit(cache=True, parallel=True)
+def play_query_nb(seed, n, preset, me, hand, cards, trump, named, t, leader, tc, tn, played,
+                  played_by, stock_pos, unseen, cap, forbid, pinned, decl, open_rest, table_k,
+                  played_at, played_pos, vq, vt, vf, nv, draws, contract, bid, roem_mode,
+                  roem_given, in_mis, won, cpts, voids, known_pub, decl_known, pol, worlds,
+                  start, count, chunk, out_logw, out_made, out_pts, out_val):
+    """(Heuristic only: ``pol`` and the pimc arguments are ignored, so that this kernel
+    stays small; :func:`play_query_policy_nb` takes any policy with the same arguments.)
+    Sample worlds ``start .. start+count`` for position ``me`` (to move) and finish each
+    once per candidate card ``cards[k]``. Per world and card: did the declarer make it, the
+    declarer's points (card points, + counted roem in a point contract) and my mark."""
+    rkey = run_key_nb(seed)
+    K = cards.shape[0]
+    n_chunks = (count + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        world = np.zeros(n + 1, dtype=np.int64)
+        h2 = np.zeros(5, dtype=np.int64)
+        w2 = np.zeros(5, dtype=np.int64)
+        p2 = np.zeros(5, dtype=np.int64)
+        v2 = np.zeros(5, dtype=np.int64)
+        starts = np.zeros(5, dtype=np.int64)
+        tc2 = np.zeros(5, dtype=np.int64)
+        deck2 = np.zeros(32, dtype=np.int64)
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            wkey = deal_key_nb(rkey, start + i)
+            logw = world_nb(wkey, n, me, hand, unseen, cap, forbid, pinned, decl, open_rest,
+                            table_k, played_at, played_pos, vq, vt, vf, nv, draws, world)
+            out_logw[i] = logw
+            if logw == -np.inf:
+                continue
+            for k in range(K):
+                c = cards[k]
+                _setup_world_nb(wkey, n, me, hand, c, world, played_by, tc, tn, won, cpts,
+                                voids, h2, w2, p2, v2, tc2, deck2, stock_pos, starts)
+                tr = trump if named or t > 0 or tn > 0 else c >> 4
+                rollout_nb(n, preset, h2, deck2, stock_pos, tr, t, leader, tc2, tn + 1,
+                           played | (np.int64(1) << c), contract, in_mis, w2, p2)
+                roem = deal_roem_nb(roem_mode, roem_given, n, preset, tr, decl, starts) \
+                    if contract == CONTRACT_POINTS else 0
+                made, pts, val = outcome_nb(n, me, decl, contract, bid, roem, in_mis, w2, p2)
+                out_made[i, k] = made
+                out_pts[i, k] = pts
+                out_val[i, k] = val
+
+
+@njit(cache=True, parallel=True)
+def play_query_policy_nb(seed, n, preset, me, hand, cards, trump, named, t, leader, tc, tn,
+                         played, played_by, stock_pos, unseen, cap, forbid, pinned, decl,
+                         open_rest, table_k, played_at, played_pos, vq, vt, vf, nv, draws,
+                         contract, bid, roem_mode, roem_given, in_mis, won, cpts, voids,
+                         known_pub, decl_known, pol, worlds, start, count, chunk, out_logw,
+                         out_made, out_pts, out_val):
+    """:func:`play_query_nb` for any policy (``pol``: random, heuristic or pimc for
+    everyone; pimc with ``worlds`` deals per decision, told what the simulator tells it:
+    ``known_pub`` out of play for all, ``decl_known`` for the declarer, the declarer's
+    roem from the world's hand)."""
+    rkey = run_key_nb(seed)
+    K = cards.shape[0]
+    lm = 1 if preset == PRESET_LEIMUIDEN else 0
+    n_chunks = (count + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        world = np.zeros(n + 1, dtype=np.int64)
+        h2 = np.zeros(5, dtype=np.int64)
+        w2 = np.zeros(5, dtype=np.int64)
+        p2 = np.zeros(5, dtype=np.int64)
+        v2 = np.zeros(5, dtype=np.int64)
+        starts = np.zeros(5, dtype=np.int64)
+        tc2 = np.zeros(5, dtype=np.int64)
+        deck2 = np.zeros(32, dtype=np.int64)
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            wkey = deal_key_nb(rkey, start + i)
+            logw = world_nb(wkey, n, me, hand, unseen, cap, forbid, pinned, decl, open_rest,
+                            table_k, played_at, played_pos, vq, vt, vf, nv, draws, world)
+            out_logw[i] = logw
+            if logw == -np.inf:
+                continue
+            pkey = deal_key_nb(wkey, WORLD_SALT)
+            dk = decl_known
+            if me != decl:      # the declarer knows what it put away: the world's rest
+                rest = unseen
+                for q in range(n + 1):
+                    if q != me:
+                        rest &= ~world[q]
+                dk = rest
+            for k in range(K):
+                c = cards[k]
+                _setup_world_nb(wkey, n, me, hand, c, world, played_by, tc, tn, won, cpts,
+                                voids, h2, w2, p2, v2, tc2, deck2, stock_pos, starts)
+                tr = trump if named or t > 0 or tn > 0 else c >> 4
+                pl = played | (np.int64(1) << c)
+                if pol == POLICY_HEURISTIC:
+                    rollout_nb(n, preset, h2, deck2, stock_pos, tr, t, leader, tc2, tn + 1, pl,
+                               contract, in_mis, w2, p2)
+                else:
+                    dr = 0
+                    if contract == CONTRACT_POINTS and tr >= 0:
+                        dr = best_meld_nb(starts[decl], tr, lm) if preset == PRESET_SEED \
+                            else roem_sum_nb(starts[decl], tr, lm)
+                    # the engine's pimc is told the table cards the declarer kept
+                    pin = pinned | (starts[decl] & open_rest)
+                    rollout_policy_nb(pkey, pol, n, preset, h2, deck2, stock_pos, tr,
+                                      named or t > 0 or tn > 0, t, leader, tc2, tn + 1, pl,
+                                      known_pub, dk, pin, decl, contract, bid, dr, in_mis, w2,
+                                      p2, v2, worlds)
+                roem = deal_roem_nb(roem_mode, roem_given, n, preset, tr, decl, starts) \
+                    if contract == CONTRACT_POINTS else 0
+                made, pts, val = outcome_nb(n, me, decl, contract, bid, roem, in_mis, w2, p2)
+                out_made[i, k] = made
+                out_pts[i, k] = pts
+                out_val[i, k] = val
