@@ -39,6 +39,7 @@ from fastsim.boonaken_schema import (CONTRACT_BOONAAK, CONTRACT_MISERE, CONTRACT
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards, parse_suit
 from fastsim.pimc_nb import REST
 from fastsim.rng import check_seed
+from .evidence import finish_play
 from .infostate import (Deal, SUIT_NAMES, check_own_cards, copy_state, ess, parse_history,
                         replay, weighted_summary)
 
@@ -878,4 +879,4 @@ def play_query(players=4, preset="seed", hand=None, position=None, declarer=None
     }
     if note:
         out["note"] = note
-    return out
+    return finish_play(out, w, val)
