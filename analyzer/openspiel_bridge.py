@@ -255,47 +255,64 @@ def _make_bot_class(base):
 
 # ---------------------------------------------------------------------- fair resampler
 
+def _augment(x, left, allowed, s, rng):
+    """Place one more card of suit ``s`` into the counts ``x[suit][holder]``: along a
+    shortest chain of moves (a holder allowed ``s`` passes one of its cards of another
+    suit on, …) that ends at a holder with room. False if there is none."""
+    S, Q = len(x), len(left)
+    prev = {("s", s): None}
+    queue = [("s", s)]
+    end = None
+    while queue and end is None:
+        node = queue.pop(0)
+        if node[0] == "s":
+            order = list(range(Q))
+            rng.shuffle(order)
+            for q in order:
+                if allowed[node[1]][q] and ("q", q) not in prev:
+                    prev[("q", q)] = node
+                    if left[q] > 0:
+                        end = ("q", q)
+                        break
+                    queue.append(("q", q))
+        else:
+            for s2 in range(S):
+                if x[s2][node[1]] > 0 and ("s", s2) not in prev:
+                    prev[("s", s2)] = node
+                    queue.append(("s", s2))
+    if end is None:
+        return False
+    left[end[1]] -= 1
+    node = end
+    while prev[node] is not None:
+        p = prev[node]
+        if node[0] == "q":
+            x[p[1]][node[1]] += 1
+        else:
+            x[node[1]][p[1]] -= 1
+        node = p
+    return True
+
+
 def _feasible(counts, room, allowed, rng):
-    """An integer assignment x[s][q] of ``counts[s]`` cards of suit s to holders with
-    ``room[q]``, only where ``allowed[s][q]`` (augmenting paths, random order)."""
+    """A random assignment ``x[s][q]`` of ``counts[s]`` cards of suit s to holders with
+    ``room[q]``, only where ``allowed[s][q]``: the cards in random order, each to an
+    allowed holder with room in proportion to that room, a chain of moves
+    (:func:`_augment`) when none has room; None if no assignment exists."""
     S, Q = len(counts), len(room)
     x = [[0] * Q for _ in range(S)]
     left = list(room)
-    for s in range(S):
-        for _ in range(counts[s]):
-            # find an augmenting path from suit s to a holder with room (BFS over suits)
-            prev = {("s", s): None}
-            queue = [("s", s)]
-            end = None
-            while queue and end is None:
-                node = queue.pop(0)
-                order = list(range(Q))
-                rng.shuffle(order)
-                if node[0] == "s":
-                    for q in order:
-                        if allowed[node[1]][q] and ("q", q) not in prev:
-                            prev[("q", q)] = node
-                            if left[q] > 0:
-                                end = ("q", q)
-                                break
-                            queue.append(("q", q))
-                else:
-                    q = node[1]
-                    for s2 in range(S):
-                        if x[s2][q] > 0 and ("s", s2) not in prev:
-                            prev[("s", s2)] = node
-                            queue.append(("s", s2))
-            if end is None:
-                return None
-            node = end
-            left[end[1]] -= 1
-            while prev[node] is not None:
-                p = prev[node]
-                if node[0] == "q":
-                    x[p[1]][node[1]] += 1
-                else:
-                    x[node[1]][p[1]] -= 1
-                node = p
+    order = [s for s in range(S) for _ in range(counts[s])]
+    rng.shuffle(order)
+    for s in order:
+        elig = [q for q in range(Q) if allowed[s][q] and left[q] > 0]
+        if elig:
+            w = np.array([left[q] for q in elig], dtype=float)
+            q = elig[int(rng.choice(len(elig), p=w / w.sum()))]
+            x[s][q] += 1
+            left[q] -= 1
+        elif not _augment(x, left, allowed, s, rng):
+            return None
     return x
 
 
@@ -561,14 +578,16 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
     if len(names) < 2 or len(set(names)) != len(names):
         raise RulesError("give at least two different policies, e.g. pimc,openspiel:ismcts:100")
     entrants = [parse_entrant(p) for p in names]
+    if whole_games:
+        _check_rules(None, True)
     entry = registry.get(game)
     registry.check_options(entry, {"players": players, "hand_size": hand_size,
                                    "preset": preset, "variant": tuple(variants) or None})
-    pyspiel = _pyspiel()
     setup = entry.tournament_setup(whole_games, players=players, hand_size=hand_size,
                                    variant=tuple(variants))
     rules = setup.rules
     _check_rules(rules, whole_games)
+    _pyspiel()
     if n is None:
         n = entry.TOURNAMENT_DEFAULT["deal"]
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
@@ -644,12 +663,14 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
 
 def render_extra(r):
     """Extra text lines of an OpenSpiel match (played where, resamplers, speeds)."""
-    lines = ["", f"played in OpenSpiel {r['openspiel_game']}; {r['distinct_seatings']} "
+    w = max(12, *(len(p["policy"]) for p in r["policies"]))
+    lines = ["", f"played in OpenSpiel {r['openspiel_game']}, {r['distinct_seatings']} "
              f"distinct seatings; IS-MCTS uct_c {r['uct_c']:g}, {r['rollouts']} random "
-             "rollout per leaf", "policy       side       resampler           exact bids   "
-             "ms/decision"]
+             "rollout per leaf",
+             f"{'policy':<{w}} side       resampler           exact bids   ms/decision"]
     for p in r["policies"]:
         ms = "-" if p["ms_per_decision"] is None else f"{p['ms_per_decision']:.2f}"
-        lines.append(f"{p['policy']:<12} {p['side']:<10} {p['resampler'] or '-':<19} "
+        lines.append(f"{p['policy']:<{w}} {p['side']:<10} {p['resampler'] or '-':<19} "
                      f"{p['exact_rate']:>10.3f}   {ms:>11}")
+    lines.append("(ms/decision: mean time of a bid or card with more than one legal choice)")
     return lines

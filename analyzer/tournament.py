@@ -37,6 +37,10 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
     registry.check_options(entry, options)
     options = {k: v for k, v in options.items() if v is not None}
     names = [p.strip().lower() for p in (policies.split(",") if isinstance(policies, str) else policies)]
+    if any(p.startswith("openspiel:") for p in names):   # OpenSpiel bots: played in OpenSpiel
+        from .openspiel_bridge import tournament as openspiel_tournament
+        return openspiel_tournament(game, names, n, whole_games, seed, variants, players,
+                                    hand_size, preset, worlds, threads)
     if len(names) < 2 or len(set(names)) != len(names):
         raise RulesError("give at least two different policies, e.g. heuristic,random")
     for p in names:
@@ -117,4 +121,7 @@ def render(r):
     for d in r["pairs"]:
         lines.append(f"{d['a']} - {d['b']}: {d['difference']:+.2f} [{d['ci'][0]:+.2f}, "
                      f"{d['ci'][1]:+.2f}]" + ("" if d["significant"] else "  (not significant)"))
+    if r.get("engine") == "openspiel":
+        from .openspiel_bridge import render_extra
+        lines += render_extra(r)
     return lines
