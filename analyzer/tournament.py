@@ -95,8 +95,12 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
                "variant": tuple(variants) or None}
     registry.check_options(entry, options)
     options = {k: v for k, v in options.items() if v is not None}
-    names = [_resolve_policy(entry, p) for p in
-             (policies.split(",") if isinstance(policies, str) else policies)]
+    raw = [p.strip() for p in (policies.split(",") if isinstance(policies, str) else policies)]
+    if any(p.lower().startswith("openspiel:") for p in raw):   # OpenSpiel bots: played in OpenSpiel
+        from .openspiel_bridge import tournament as openspiel_tournament
+        return openspiel_tournament(game, [p.lower() for p in raw], n, whole_games, seed,
+                                    variants, players, hand_size, preset, worlds, threads)
+    names = [_resolve_policy(entry, p) for p in raw]
     if len(names) < 2 or len(set(names)) != len(names):
         raise RulesError("give at least two different policies, e.g. heuristic,random")
     if n is None:
@@ -189,4 +193,7 @@ def render(r):
     for d in r["pairs"]:
         lines.append(f"{d['a']} - {d['b']}: {d['difference']:+.2f} [{d['ci'][0]:+.2f}, "
                      f"{d['ci'][1]:+.2f}]" + ("" if d["significant"] else "  (not significant)"))
+    if r.get("engine") == "openspiel":
+        from .openspiel_bridge import render_extra
+        lines += render_extra(r)
     return lines

@@ -1,0 +1,254 @@
+"""The OpenSpiel bridge (analyzer/openspiel_bridge.py): troef's policies play OpenSpiel's
+oh_hell exactly as troef's simulator plays the same deals, the fair resampler only uses what
+the player can know, and OpenSpiel entrants in ``troef tournament``. Skipped where the
+``openspiel`` extra is not installed, except the check of the message given then."""
+import json
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import invoke_cli
+
+TOURNAMENT = ["tournament", "boerenbridge", "--players", "4", "--hand-size", "5",
+              "--deals", "2", "--variant", "scoring=dutch"]
+
+
+@pytest.fixture
+def ob():
+    pytest.importorskip("pyspiel")
+    from analyzer import openspiel_bridge
+    return openspiel_bridge
+
+
+def test_missing_openspiel_is_one_line_and_exit_2(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)      # import pyspiel -> ImportError
+    code, out, err = invoke_cli(*TOURNAMENT, "--policies", "pimc,openspiel:ismcts:10")
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "pip install -e '.[openspiel]'" in err
+
+
+def test_card_codes_match_openspiel(ob):
+    from fastsim.cards import card_str, deck_codes
+    game = ob.load_game(4, 8)
+    s = game.new_initial_state()
+    s.apply_action(8)
+    s.apply_action(0)              # now dealing: actions are cards
+    codes = deck_codes(52)
+    assert sorted(ob.to_os(c) for c in codes) == list(range(52))
+    for c in codes:
+        assert ob.from_os(ob.to_os(c)) == c
+        # OpenSpiel writes suit then rank ("ST"); troef rank then suit ("TS")
+        assert s.action_to_string(0, ob.to_os(c)) == card_str(c)[::-1]
+
+
+@pytest.mark.parametrize("n,h,dealer,seat_policies,seed", [
+    (4, 8, 0, ["heuristic"] * 4, 11),
+    (3, 5, 2, ["pimc", "heuristic", "random"], 5),
+    (5, 6, 3, ["random", "pimc", "heuristic", "heuristic", "pimc"], 123456789),
+])
+def test_troef_policies_play_the_same_in_openspiel(ob, n, h, dealer, seat_policies, seed):
+    """Every seat a troef policy as a pyspiel.Bot in oh_hell, on troef's deals: every bid,
+    every card and every score equals troef's simulator (so oh_hell's rules and scoring
+    with off_bid_penalty and 2 points a trick are troef's scoring=dutch on these deals)."""
+    from fastsim import boerenbridge as bb
+    deals, worlds = 3, 4
+    rules = bb.build_rules(players=n, hand_size=h, variants=["scoring=dutch"],
+                           first_dealer=dealer)
+    pols = bb.parse_seat_policies(n, "heuristic",
+                                  [f"{s}={p}" for s, p in enumerate(seat_policies)])
+    sim = bb.simulate(rules, deals, seed=seed, policies=pols, record=True, worlds=worlds)
+    game = ob.load_game(n, h)
+    for d in range(deals):
+        hands = [int(x) for x in sim.deals["hands"][d]]
+        chance = ob.deal_actions(n, h, int(sim.deals["dealer"][d]), hands,
+                                 int(sim.deals["trump_card"][d]))
+        bots = [ob.TroefBot(seat_policies[s], rules, seed, d, worlds) for s in range(n)]
+        trace = []
+        returns, bids = ob.play_deal(game, chance, bots, trace=trace)
+        # bids come first, left of the dealer first
+        assert [p for p, _ in trace[:n]] == [(dealer + 1 + q) % n for q in range(n)]
+        assert bids == [int(b) for b in sim.deals["bids"][d]]
+        cards = [ob.from_os(a) for _, a in trace[n:]]
+        assert cards == [int(c) for c in sim.play["cards"][d, :h].ravel()]
+        assert returns == [float(x) for x in sim.deals["scores"][d]]
+
+
+def _partial_states(ob, n=4, h=8, seed=3, dealer=1):
+    """States of one heuristic deal at several moments: during the bidding, after the
+    bidding, in trick 3, in the last tricks; plus the true never-dealt cards."""
+    from fastsim import boerenbridge as bb
+    rules = bb.build_rules(players=n, hand_size=h, variants=["scoring=dutch"],
+                           first_dealer=dealer)
+    hands, turned, dl = ob.troef_deals(rules, 1, seed)[0]
+    game = ob.load_game(n, h)
+    s = game.new_initial_state()
+    for a in ob.deal_actions(n, h, dl, hands, turned):
+        s.apply_action(a)
+    bots = [ob.TroefBot("heuristic", rules, seed, 0) for _ in range(n)]
+    out = []
+    step = 0
+    while not s.is_terminal():
+        if step in (2, n, n + 2 * n + 1, n + 5 * n + 2, n + 7 * n - 1):
+            out.append(s.clone())
+        legal = s.legal_actions()
+        s.apply_action(legal[0] if len(legal) == 1 else int(bots[s.current_player()].step(s)))
+        step += 1
+    dealt = 0
+    for m in hands:
+        dealt |= m
+    never = {ob.to_os(c) for c in range(64)
+             if (c & 15) < 13 and not (dealt >> c & 1) and c != turned}
+    return out, never
+
+
+def _world(ob, state):
+    """(initial hand, current hand) per player and the undealt stock of an oh_hell state."""
+    v = ob._View(state)
+    played = set(v.plays)
+    init = [set(x) for x in v.dealt]
+    now = [x - played for x in init]
+    stock = set(range(52)) - set().union(*init) - {v.turned}
+    return init, now, stock, v
+
+
+def _voids(v):
+    """Suits (OpenSpiel suit index) each player showed void in."""
+    n = v.n
+    voids = [set() for _ in range(n)]
+    leader = (v.dealer + 1) % n
+    plays = list(v.plays)
+    for t in range(0, len(plays), n):
+        trick = plays[t:t + n]
+        led = trick[0] % 4
+        for j, c in enumerate(trick[1:], 1):
+            if c % 4 != led:
+                voids[(leader + j) % n].add(led)
+        if len(trick) == n:   # the winner leads next
+            trump = v.turned % 4
+            best = max(range(n), key=lambda j: ((trick[j] % 4 == trump) * 100
+                                                + (trick[j] % 4 == led) * 50 + trick[j] // 4))
+            leader = (leader + best) % n
+    return voids
+
+
+@pytest.mark.parametrize("exact_fallback", [False, True])
+def test_fair_resampler_uses_only_what_the_player_knows(ob, monkeypatch, exact_fallback):
+    if exact_fallback:       # every draw through the exact (flow) fallback
+        monkeypatch.setattr(ob, "HIDDEN_TRIES", 0)
+    states, never = _partial_states(ob)
+    assert len(states) == 5 and len(never) == 52 - 4 * 8 - 1
+    draws = 150 if exact_fallback else 300
+    showed_void = False
+    for state in states:
+        me = state.current_player()
+        init0, now0, stock0, v0 = _world(ob, state)
+        assert stock0 == never
+        voids = _voids(v0)
+        showed_void |= any(voids[q] for q in range(v0.n) if q != me)
+        res = ob.FairResampler(seed=1)
+        in_stock, in_hand = set(), set()
+        for _ in range(draws):
+            w = res(state, me)
+            # the same information state (own hand, trump, bids, every card played)
+            assert w.information_state_string(me) == state.information_state_string(me)
+            init, now, stock, v = _world(ob, w)
+            assert init[me] == init0[me] and v.turned == v0.turned
+            for q in range(v.n):
+                assert len(init[q]) == v.h
+                assert not any(c % 4 in voids[q] for c in now[q])   # shown voids hold
+            in_stock |= stock
+            for q in range(v.n):
+                if q != me:
+                    in_hand |= now[q]
+        unseen = set().union(*(now0[q] for q in range(v0.n) if q != me)) | never
+        # every unseen card, dealt or not, is sometimes in the stock, and the never-dealt
+        # ones are sometimes in another hand (wherever some hand may hold their suit)
+        assert in_stock == unseen
+        open_suits = {s for s in range(4)
+                      if any(s not in voids[q] and now0[q] for q in range(v0.n) if q != me)}
+        assert {c for c in never if c % 4 in open_suits} <= in_hand
+    assert showed_void      # the deal does exercise the void constraint
+
+
+def test_ismcts_with_the_fair_resampler_plays_a_deal(ob):
+    """OpenSpiel's Python IS-MCTS takes the fair resampler (it asserts that every world has
+    the player's information state) and plays legal moves; the C++ ISMCTSBot too."""
+    from fastsim import boerenbridge as bb
+    rules = bb.build_rules(players=3, hand_size=4, variants=["scoring=dutch"])
+    game = ob.load_game(3, 4)
+    hands, turned, dealer = ob.troef_deals(rules, 1, 2)[0]
+    fair = ob.parse_entrant("openspiel:ismcts:8")
+    default = ob.parse_entrant("openspiel:ismcts:8:openspiel-default")
+    assert (fair.resampler, default.resampler) == ("fair", "openspiel-default")
+    bots = [ob.make_bot(fair, game, rules, 0, 2, 0, 4),
+            ob.make_bot(default, game, rules, 1, 2, 0, 4),
+            ob.make_bot(ob.parse_entrant("pimc"), game, rules, 2, 2, 0, 4)]
+    clock = [[0.0, 0] for _ in range(3)]
+    returns, bids = ob.play_deal(game, ob.deal_actions(3, 4, dealer, hands, turned), bots,
+                                 clock)
+    assert len(returns) == 3 and all(0 <= b <= 4 for b in bids)
+    assert all(c[1] >= 1 for c in clock)
+
+
+def test_duplicate_match_in_openspiel_equals_troefs_tournament(ob):
+    """Two troef policies through the bridge give troef's own tournament figures: same
+    deals, same seatings, same arithmetic."""
+    from analyzer.tournament import tournament
+    kw = dict(n=3, seed=4, variants=["scoring=dutch"], players=4, hand_size=5, worlds=4)
+    mine = ob.tournament("boerenbridge", "heuristic,pimc", **kw)
+    theirs = tournament("boerenbridge", "heuristic,pimc", **kw)
+    for a, b in zip(mine["policies"], theirs["policies"]):
+        assert a["policy"] == b["policy"]
+        assert a["mean_score"] == pytest.approx(b["mean_score"])
+    assert mine["pairs"][0]["difference"] == pytest.approx(theirs["pairs"][0]["difference"])
+    assert mine["pairs"][0]["ci"] == pytest.approx(theirs["pairs"][0]["ci"])
+    assert (mine["units"], mine["seatings"]) == (theirs["units"], theirs["seatings"])
+
+
+def test_cli_tournament_with_openspiel_entrants(ob):
+    code, out, err = invoke_cli(*TOURNAMENT, "--policies",
+                                "heuristic,openspiel:ismcts:4,openspiel:random", "--json")
+    assert code in (None, 0), err
+    r = json.loads(out)
+    assert [p["policy"] for p in r["policies"]] == ["heuristic", "openspiel:ismcts:4",
+                                                    "openspiel:random"]
+    assert r["resamplers"] == {"openspiel:ismcts:4": "fair"}
+    assert [p["side"] for p in r["policies"]] == ["troef", "openspiel", "openspiel"]
+    assert len(r["pairs"]) == 3 and r["engine"] == "openspiel"
+    for p in r["policies"]:
+        assert 0 <= p["exact_rate"] <= 1 and p["ms_per_decision"] >= 0
+    code, out, err = invoke_cli(*TOURNAMENT, "--policies", "pimc,openspiel:random")
+    assert code in (None, 0) and "resampler" in out and "ms/decision" in out
+
+
+@pytest.mark.parametrize("extra,needle", [
+    (["--variant", "bauer_bonus"], "scoring=dutch"),
+    (["--variant", "scoring=hard"], "scoring=dutch"),
+    (["--games", "2"], "single deals"),
+])
+def test_openspiel_refuses_what_oh_hell_cannot_play(ob, extra, needle):
+    args = ["tournament", "boerenbridge", "--policies", "pimc,openspiel:random"]
+    if "--games" not in extra:
+        args += ["--deals", "2"]
+    code, out, err = invoke_cli(*args, *extra, *([] if "scoring=hard" in extra
+                                                 else ["--variant", "scoring=dutch"]))
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("name,needle", [("openspiel:ismcts:0", "1..1000000"),
+                                         ("openspiel:ismcts:9:peek", "resampler"),
+                                         ("openspiel:mcts", "unknown OpenSpiel entrant")])
+def test_bad_entrant_names(name, needle):
+    code, out, err = invoke_cli(*TOURNAMENT, "--policies", f"pimc,{name}")
+    assert code == 2 and needle in err
+
+
+def test_exact_fallback_finds_the_only_assignment():
+    """Suit 1 may only go to holder 1, so both cards of suit 0 must end with holder 0,
+    however the random greedy starts (it needs a chain of moves when it put suit 0 first)."""
+    from analyzer.openspiel_bridge import _feasible
+    for seed in range(40):
+        x = _feasible([2, 2], [2, 2], [[True, True], [False, True]], np.random.default_rng(seed))
+        assert x == [[2, 0], [0, 2]]
+    assert _feasible([3], [1, 1], [[True, True]], np.random.default_rng(0)) is None
