@@ -288,6 +288,8 @@ def run(spec, out=None, resume=False, backend=None, progress=None, keep_result=F
     outcome = RunOutcome(summary={}, played=0, seconds=0.0)
     if dataset:
         from . import stream
+        from .cluster import ClusterError
+        from .storage import OutputError
         with stream.Dataset(out, spec, resume) as ds:
             outcome.resumed = len(ds.saved)
             for p in ds.summaries():
@@ -304,6 +306,9 @@ def run(spec, out=None, resume=False, backend=None, progress=None, keep_result=F
                 except KeyboardInterrupt as e:
                     e.troef_dataset = ds.describe()
                     raise
+                except (ClusterError, OutputError) as e:    # a dead cluster, a full disk
+                    raise type(e)(f"{e}; {ds.describe()}: run the same command with "
+                                  "--resume to continue") from None
             outcome.seconds = max(0.0, time.perf_counter() - t0 - (seconds_compiling() - c0))
             ds.finish()
             outcome.chunks = spec.n_chunks

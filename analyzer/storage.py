@@ -5,6 +5,7 @@ players, schedule, variants, seed, policies) travels in the file's metadata, so 
 can say exactly what produced it. Files are written with page checksums, and reading
 checks them.
 """
+import errno
 import json
 import os
 import stat
@@ -15,6 +16,19 @@ MAX_META_BYTES = 1 << 20
 
 class OutputError(ValueError):
     """An output path that troef will not write (one line)."""
+
+
+def write_failed(path, e):
+    """An OSError met while writing ``path`` (a full disk, a quota, a read-only or vanished
+    folder) as one line that names the path: an :class:`OutputError`."""
+    code = getattr(e, "errno", None)
+    if code in (errno.ENOSPC, errno.EDQUOT):
+        reason = "no space left on the device"
+    elif code is not None and code in errno.errorcode:
+        reason = os.strerror(code)
+    else:
+        reason = (str(e).strip() or type(e).__name__).splitlines()[0]
+    return OutputError(f"cannot write {path}: {reason}")
 
 
 def run_metadata(result):
@@ -55,6 +69,8 @@ def write_parquet(result, path, force=False):
     try:
         pq.write_table(table, tmp, write_page_checksum=True)
         os.replace(tmp, path)
+    except OSError as e:
+        raise write_failed(path, e) from None
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)

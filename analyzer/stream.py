@@ -178,6 +178,9 @@ def _write_atomic(path, data, fsync=True):
                 f.flush()
                 os.fsync(f.fileno())
         os.replace(tmp, path)
+    except OSError as e:
+        from .storage import write_failed
+        raise write_failed(path, e) from None
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
@@ -373,7 +376,11 @@ class Dataset:
         with _SIGNALS.critical():
             _write_atomic(path + HASH_SUFFIX, f"{hashlib.sha256(out.data).hexdigest()} "
                                               f"{out.rows}\n".encode(), fsync=False)
-            _write_atomic(path, out.data)
+            try:
+                _write_atomic(path, out.data)
+            except BaseException:   # e.g. a full disk: no hash of a part that is not there
+                os.remove(path + HASH_SUFFIX)
+                raise
             self.saved[out.index] = {"chunk": out.index, "game_start": out.start,
                                      "games": out.units, "deals": out.deals,
                                      "rows": out.rows, "summary": out.partials}
