@@ -12,6 +12,7 @@ import numpy as np
 from fastsim import boerenbridge_nb as nb
 from fastsim.boerenbridge_schema import PIMC_WORLDS, POLICIES, SCORING, RulesError, build_rules
 from fastsim.cards import CardError, card_str, mask_of, parse_card, parse_cards, suit_str
+from . import limits
 from .stats_core import check_query, check_worlds, mean_ci, wilson
 
 DEFAULT_SAMPLES = 20_000
@@ -58,6 +59,7 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=DEF
             if not 0 <= b <= h:
                 raise RulesError(f"impossible earlier bid {b}: bids are 0..{h} with {h} cards")
     seed_u = check_query(policy, POLICIES, samples, seed, threads)
+    limits.check_samples(samples, 24 * (h + 1), 4 * (h + 1) + 1, "bid")
 
     notrump = bool(rules.notrump[0])
     trump = -1 if notrump else turned // 16
@@ -80,7 +82,7 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=DEF
             rate = max(accepted / drawn, 0.002)
             need = int(need / rate * 1.1) + 256
         batch = need
-        batch = min(batch, budget - drawn)
+        batch = limits.batch(min(batch, budget - drawn))
         ok = np.zeros(batch, dtype=np.bool_)
         tr = np.zeros((batch, h + 1), dtype=np.int8)
         sc = np.zeros((batch, h + 1), dtype=np.int16)

@@ -14,6 +14,7 @@ from fastsim.common import RulesError
 from .stats_core import Z95
 
 from . import games as registry
+from . import limits
 
 
 def _runner(entry, n_units, whole_games, seed, options, worlds, threads):
@@ -21,12 +22,12 @@ def _runner(entry, n_units, whole_games, seed, options, worlds, threads):
     the unit."""
     setup = entry.tournament_setup(whole_games, **options)
 
-    def run(names):
+    def run(names, start, count):
         pols = entry.parse_policies(setup, "heuristic", [f"{s}={p}" for s, p in enumerate(names)])
-        r = entry.simulate(setup, n_units, seed=seed, policies=pols, threads=threads,
-                           worlds=worlds)
+        r = entry.simulate(setup, count, seed=seed, policies=pols, start=start,
+                           threads=threads, worlds=worlds)
         return entry.seat_scores(r, whole_games)
-    return run, setup.players, setup.unit
+    return run, setup
 
 
 def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), players=None,
@@ -54,18 +55,26 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
     if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) \
             or not 1 <= worlds <= 4096:
         raise RulesError(f"--worlds must be 1..4096, got {worlds!r}")
-    run, seats, unit = _runner(entry, n, whole_games, seed, options, worlds, threads)
+    run, setup = _runner(entry, n, whole_games, seed, options, worlds, threads)
+    seats, unit = setup.players, setup.unit
     k = len(names)
+    block = limits.tournament_block(setup)     # the deals are played a block at a time
+    limits.check_tournament(n, names, seats, unit,
+                            min(n, block) * (setup.deals_per_unit or 30) * (50 + 160 * seats))
 
     def duplicate(group):
-        """(units, len(group)) mean score per deal of each policy of ``group``."""
+        """(units, len(group)) mean score per deal of each policy of ``group``; every
+        unit's randomness is keyed by its index, so the blocks change nothing."""
         sums = np.zeros((n, len(group)))
         counts = np.zeros(len(group))
         for r in range(seats):
             seating = [group[(s + r) % len(group)] for s in range(seats)]
-            scores = run(seating)
-            for s, p in enumerate(seating):
-                sums[:, group.index(p)] += scores[:, s]
+            for start in range(0, n, block):
+                count = min(block, n - start)
+                scores = run(seating, start, count)
+                for s, p in enumerate(seating):
+                    sums[start:start + count, group.index(p)] += scores[:, s]
+            for p in seating:
                 counts[group.index(p)] += 1
         return sums / counts
 

@@ -16,6 +16,7 @@ from fastsim import klaverjassen_nb as knb
 from fastsim.cards import CardError, card_str, mask_of, parse_cards, suit_str
 from fastsim.common import RulesError
 from fastsim.klaverjassen_schema import PIMC_WORLDS, POLICIES, build_rules
+from . import limits
 from .stats_core import check_query, check_worlds, mean_ci, wilson
 
 MAX_DRAW_FACTOR = 200
@@ -43,6 +44,7 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
     if samples is None:
         samples = 100 if policy == "dd" else 10_000
     seed_u = check_query(policy, ("heuristic", "random", "pimc", "dd"), samples, seed, threads)
+    limits.check_samples(samples, 400 if policy == "dd" else 200, 170, "trump")
     play_pol = POLICIES[policy if policy in ("random", "pimc") else "heuristic"]
     pol = np.full(4, play_pol, dtype=np.int64)
     pol[position] = POLICIES["heuristic"]
@@ -57,7 +59,7 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
         need = samples - kept
         if condition and drawn:
             need = int(need / max(accepted / drawn, 0.002) * 1.1) + 256
-        batch = min(need, budget - drawn)
+        batch = limits.batch(min(need, budget - drawn))
         ok = np.zeros(batch, dtype=np.bool_)
         a = {"hands": np.zeros((batch, 4), dtype=np.int64),
              "trump": np.full((batch, 5), -1, dtype=np.int64),
