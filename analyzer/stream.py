@@ -90,7 +90,7 @@ def check_part(path, index, expected_meta=None, within=None):
     try:
         rec = json.loads(kv.get(CHUNK_KEY, b"null"))
         meta = json.loads(kv.get(META_KEY, b"null"))
-    except ValueError:
+    except (ValueError, RecursionError):      # not JSON, or nested past the parser
         rec = meta = None
     if not isinstance(rec, dict) or rec.get("chunk") != index or rec.get("rows") != md.num_rows:
         raise DatasetError(f"{path} does not belong to this dataset (its footer names another "
@@ -195,6 +195,8 @@ def read_manifest(path):
         raise DatasetError(f"{path} holds no troef dataset (no {MANIFEST})") from None
     except (OSError, ValueError) as e:
         raise DatasetError(f"cannot read {f}: {str(e).splitlines()[0]}") from None
+    except RecursionError:
+        raise DatasetError(f"cannot read {f}: nested too deep") from None
     if not isinstance(m, dict) or m.get("format") != FORMAT or not isinstance(m.get("setup"), dict):
         raise DatasetError(f"{f} is not a troef dataset manifest")
     if m.get("version") != VERSION:
