@@ -76,22 +76,32 @@ def _sigint_ignored():
         signal.signal(signal.SIGINT, old)
 
 
-def _probe(address):
+def _probe(address, connection_args):
     """Open one connection to ``address`` and finish the Dask handshake within
-    CONNECT_TIMEOUT seconds: a closed port, or a server that is not a Dask scheduler and
+    2 x CONNECT_TIMEOUT seconds: a closed port, or a server that is not a Dask scheduler and
     never answers, becomes one OSError or TimeoutError instead of a wait without end."""
     import asyncio
     from distributed.comm import connect
 
     async def once():
-        comm = await asyncio.wait_for(connect(address, timeout=CONNECT_TIMEOUT),
-                                      CONNECT_TIMEOUT)
+        comm = await asyncio.wait_for(connect(address, timeout=CONNECT_TIMEOUT,
+                                              **connection_args), 2 * CONNECT_TIMEOUT)
         await comm.close()
 
-    try:
-        asyncio.run(once())
-    except TimeoutError:
-        raise TimeoutError(f"no Dask handshake within {CONNECT_TIMEOUT} s") from None
+    failed = []
+
+    def probe():          # in a thread of its own: the caller may run an event loop
+        try:
+            asyncio.run(once())
+        except (OSError, TimeoutError) as e:
+            failed.append(e)
+    t = threading.Thread(target=probe, daemon=True)
+    t.start()
+    t.join(3 * CONNECT_TIMEOUT)
+    if t.is_alive() or (failed and isinstance(failed[0], TimeoutError)):
+        raise TimeoutError(f"no Dask handshake within {2 * CONNECT_TIMEOUT} s")
+    if failed:
+        raise failed[0]
 
 
 def _one_line(e):
@@ -135,7 +145,13 @@ class DaskBackend:
                         silence_logs=logging.CRITICAL)
                 self.client = distributed.Client(self.cluster)
             else:
-                _probe(self.scheduler)
+                security = distributed.Security()     # Dask's own (TLS) configuration
+                args = security.get_connection_args("client")
+                if self.scheduler.startswith("tls://") and args.get("ssl_context") is None:
+                    raise ClusterError(f"--scheduler {self.scheduler} needs Dask's TLS "
+                                       "configuration (distributed.comm.tls in the Dask "
+                                       "config); or give a tcp:// address")
+                _probe(self.scheduler, args)
                 self.client = distributed.Client(self.scheduler,
                                                  timeout=f"{CONNECT_TIMEOUT}s")
         except (OSError, TimeoutError) as e:

@@ -77,6 +77,11 @@ def test_scheduler_where_nothing_listens():
     one_line([*DEALS, "--scheduler", f"tcp://127.0.0.1:{free_port()}"], "cannot reach Dask")
 
 
+def test_tls_scheduler_without_tls_configuration():
+    # before: a TypeError traceback from Dask's TLS connector
+    one_line([*DEALS, "--scheduler", f"tls://127.0.0.1:{free_port()}"], "TLS configuration")
+
+
 def test_scheduler_that_is_not_dask(silent_server):
     # before: the Dask handshake waited for an answer for ever
     one_line([*DEALS, "--scheduler", silent_server], "cannot reach Dask", "handshake")
