@@ -202,6 +202,8 @@ def read_manifest(path):
     if m.get("version") != VERSION:
         raise DatasetError(f"{path}: dataset version {m.get('version')!r} is not supported "
                            f"(this troef reads version {VERSION})")
+    from .storage import check_dataset_setup
+    check_dataset_setup(m["setup"], f)
     return m
 
 
