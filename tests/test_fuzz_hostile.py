@@ -381,8 +381,12 @@ def hostile_file_case(draw, sound):
                 import hashlib
                 rows = h.read_text().split()[1]
                 h.write_text(f"{hashlib.sha256(p.read_bytes()).hexdigest()} {rows}\n")
-    if target in ("stats-dir", "manifest") and draw(st.booleans()):
+    how = draw(st.sampled_from(["stats", "report", "resume"])) if target != "resume" \
+        else "resume"
+    if how == "stats":
         return ["stats", copy]
+    if how == "report":
+        return ["report", game, "--from", copy, "--out", d / f"rep{k}"]
     return ["simulate", game, *SMALL[game], "--chunk-deals", "12", "--out", copy, "--resume"]
 
 
