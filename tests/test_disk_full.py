@@ -89,3 +89,24 @@ def test_a_real_full_disk(tiny_disk):
     one_line([*big, "--chunk-deals", 2000, "--out", ds], str(ds / "part-0000"), "--resume")
     for n in leftovers(ds):       # only the hashes of the parts that were written
         assert n.endswith(".sha256") and (ds / n[:-len(".sha256")]).exists(), n
+
+
+def test_report_on_a_full_disk_names_the_file_and_can_be_written_again(tmp_path, monkeypatch):
+    import matplotlib.figure
+    out = tmp_path / "rep"
+    real = matplotlib.figure.Figure.savefig
+    calls = {"n": 0}
+
+    def savefig(self, *a, **kw):     # the first figure fits; then the disk is full
+        calls["n"] += 1
+        if calls["n"] > 1:
+            no_space()
+        return real(self, *a, **kw)
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", savefig)
+    one_line(["report", "boonaken", "--deals", 300, "--out", out], f"cannot write {out}",
+             "no space left")
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", real)
+    # before: the cut-short folder had no setup.json, and was refused as "holds other files"
+    code, _, err = invoke_cli("report", "boonaken", "--deals", 300, "--out", out)
+    assert code == 0, err
+    assert (out / "index.html").exists()
