@@ -16,6 +16,7 @@ from .evidence import (NA, check_bid_model, bid_slope, describe_model, draw_weig
                        sample_line, thin, warnings, weight_stats)
 from .infostate import weighted_summary
 from .stats_core import check_query, check_worlds
+from . import limits
 
 DEFAULT_SAMPLES = 20_000
 MAX_DRAW_FACTOR = 50
@@ -61,6 +62,7 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=DEF
             if not 0 <= b <= h:
                 raise RulesError(f"impossible earlier bid {b}: bids are 0..{h} with {h} cards")
     seed_u = check_query(policy, POLICIES, samples, seed, threads)
+    limits.check_samples(samples, 24 * (h + 1), 4 * (h + 1) + 1, "bid")
 
     notrump = bool(rules.notrump[0])
     trump = -1 if notrump else turned // 16

@@ -17,6 +17,7 @@ from fastsim.boonaken_schema import (BOONAAK, LADDER, LAYOUT_OPEN, MISERE, PIMC_
 from fastsim.cards import CardError, card_str, mask_of, parse_cards, suit_str
 from fastsim.common import RulesError
 from .evidence import NA, gate_ci, warnings, weight_stats
+from . import limits
 from .stats_core import check_query, check_worlds, mean_ci, wilson
 
 WORTH = 0.5
@@ -37,6 +38,7 @@ def bid_advice(players, hand, open_cards, preset="seed", samples=5000, policy="h
     if clash:
         raise CardError(f"card {card_str(min(clash), notation)} is both in the hand and on the table")
     seed_u = check_query(policy, POLICIES, samples, seed, threads)
+    limits.check_samples(samples, 48, command="bid")
     known = set(h) | set(o)
     unseen = np.array([16 * s + r for s in range(4) for r in range(5, 13) if 16 * s + r not in known],
                       dtype=np.int64)

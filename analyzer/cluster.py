@@ -16,13 +16,19 @@ import logging
 import re
 import signal
 import threading
+import time
 from contextlib import contextmanager
 
 from .run import compute_chunk
 
 ADDRESS_RE = re.compile(r"^(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$")
 MAX_LOCAL_WORKERS = 256
-CONNECT_TIMEOUT = "20s"
+CONNECT_TIMEOUT = 20       # seconds to reach a scheduler (connect and handshake)
+NO_WORKERS_TIMEOUT = 60    # seconds a run waits while the scheduler has no workers
+POLL_SECONDS = 1.0         # how often a waiting run looks at the cluster
+QUIET_LOGGERS = ("distributed", "distributed.worker", "distributed.nanny",
+                 "distributed.scheduler", "distributed.core", "distributed.comm",
+                 "distributed.client", "distributed.batched", "distributed.deploy")
 
 
 class ClusterError(RuntimeError):
@@ -70,6 +76,34 @@ def _sigint_ignored():
         signal.signal(signal.SIGINT, old)
 
 
+def _probe(address, connection_args):
+    """Open one connection to ``address`` and finish the Dask handshake within
+    2 x CONNECT_TIMEOUT seconds: a closed port, or a server that is not a Dask scheduler and
+    never answers, becomes one OSError or TimeoutError instead of a wait without end."""
+    import asyncio
+    from distributed.comm import connect
+
+    async def once():
+        comm = await asyncio.wait_for(connect(address, timeout=CONNECT_TIMEOUT,
+                                              **connection_args), 2 * CONNECT_TIMEOUT)
+        await comm.close()
+
+    failed = []
+
+    def probe():          # in a thread of its own: the caller may run an event loop
+        try:
+            asyncio.run(once())
+        except (OSError, TimeoutError) as e:
+            failed.append(e)
+    t = threading.Thread(target=probe, daemon=True)
+    t.start()
+    t.join(3 * CONNECT_TIMEOUT)
+    if t.is_alive() or (failed and isinstance(failed[0], TimeoutError)):
+        raise TimeoutError(f"no Dask handshake within {2 * CONNECT_TIMEOUT} s")
+    if failed:
+        raise failed[0]
+
+
 def _one_line(e):
     text = str(e).strip() or type(e).__name__
     return text.splitlines()[0]
@@ -96,9 +130,9 @@ class DaskBackend:
         except ImportError:
             raise ClusterError("Dask is not installed; install the cluster extra: "
                                "pip install 'troef[cluster]'") from None
-        for name in ("distributed", "distributed.worker", "distributed.nanny",
-                     "distributed.scheduler", "distributed.core", "distributed.comm"):
-            logging.getLogger(name).setLevel(logging.ERROR)
+        # a failure is told in one line (ClusterError), not in Dask's log records
+        for name in QUIET_LOGGERS:
+            logging.getLogger(name).setLevel(logging.CRITICAL)
         try:
             if self.workers is not None:
                 # The worker processes inherit an ignored SIGINT, so that Ctrl-C in a
@@ -108,14 +142,29 @@ class DaskBackend:
                     self.cluster = distributed.LocalCluster(
                         n_workers=self.workers, threads_per_worker=1, processes=True,
                         host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                        silence_logs=logging.ERROR)
+                        silence_logs=logging.CRITICAL)
                 self.client = distributed.Client(self.cluster)
             else:
-                self.client = distributed.Client(self.scheduler, timeout=CONNECT_TIMEOUT)
+                security = distributed.Security()     # Dask's own (TLS) configuration
+                args = security.get_connection_args("client")
+                if self.scheduler.startswith("tls://") and args.get("ssl_context") is None:
+                    raise ClusterError(f"--scheduler {self.scheduler} needs Dask's TLS "
+                                       "configuration (distributed.comm.tls in the Dask "
+                                       "config); or give a tcp:// address")
+                _probe(self.scheduler, args)
+                self.client = distributed.Client(self.scheduler,
+                                                 timeout=f"{CONNECT_TIMEOUT}s")
         except (OSError, TimeoutError) as e:
             self.__exit__(None, None, None)
             where = self.scheduler or "a local cluster"
             raise ClusterError(f"cannot reach Dask scheduler at {where}: {_one_line(e)}") from None
+        try:
+            self.client.wait_for_workers(1, timeout=NO_WORKERS_TIMEOUT)
+        except (TimeoutError, OSError):
+            self.__exit__(None, None, None)
+            raise ClusterError(f"the Dask scheduler at {self.scheduler or 'a local cluster'} "
+                               f"has no workers (waited {NO_WORKERS_TIMEOUT} s); start "
+                               "workers, then run the command again") from None
         try:
             self.client.run(warm_up, self.game)
         except (KeyboardInterrupt, GeneratorExit):
@@ -141,6 +190,31 @@ class DaskBackend:
                 pass
             self.cluster = None
         return False
+
+    def _wait(self, fut, index):
+        """Wait for ``fut``; while the cluster has no workers for NO_WORKERS_TIMEOUT
+        seconds, or the scheduler is lost, give up with a ClusterError."""
+        import distributed
+        idle_since = None
+        while True:
+            try:
+                distributed.wait(fut, timeout=POLL_SECONDS)
+                return
+            except TimeoutError:
+                pass
+            try:
+                workers = self.client.nthreads()
+            except (OSError, TimeoutError) as e:
+                raise ClusterError(f"lost the Dask scheduler while waiting for chunk {index}: "
+                                   f"{_one_line(e)}") from None
+            if workers:
+                idle_since = None
+            elif idle_since is None:
+                idle_since = time.monotonic()
+            elif time.monotonic() - idle_since > NO_WORKERS_TIMEOUT:
+                raise ClusterError(f"the Dask cluster has had no workers for "
+                                   f"{NO_WORKERS_TIMEOUT} s (chunk {index} still waiting); "
+                                   "they keep dying or were stopped")
 
     @property
     def threads(self):
@@ -169,6 +243,7 @@ class DaskBackend:
             top_up()
             for i in indices:
                 fut = futures[i]
+                self._wait(fut, i)
                 try:
                     out = fut.result()
                 except (KeyboardInterrupt, GeneratorExit):

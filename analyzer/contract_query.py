@@ -16,6 +16,7 @@ from fastsim.bonken_schema import (CONTRACTS, CONTRACT_TOTAL, N_NEGATIVE, PIMC_W
                                    build_rules, parse_contracts, parse_seat_policies)
 from fastsim.cards import CardError, card_str, mask_of, parse_cards
 from .evidence import NA, gate_ci, warnings, weight_stats
+from . import limits
 from .stats_core import check_query, check_worlds, mean_ci
 
 DEFAULT_SAMPLES = 10_000
@@ -32,6 +33,7 @@ def contract_query(hand, available=None, samples=DEFAULT_SAMPLES, policy="heuris
         raise RulesError("fixed_order leaves nothing to choose")
     ids = list(range(12)) if available is None else parse_contracts(available)
     seed_u = check_query(policy, POLICIES, samples, seed, threads)
+    limits.check_samples(samples, 60 * len(ids), command="contract")
     pol = parse_seat_policies(policy).astype(np.int64)
     unseen = np.array([c for c in range(64) if c % 16 < 13 and c not in set(codes)], dtype=np.int64)
     out = np.zeros((samples, len(ids), 4), dtype=np.int16)

@@ -92,6 +92,8 @@ class _Stat:
 
 
 def _check_keys(available, keys):
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"--by names a column twice: {','.join(keys)}")
     missing = [k for k in keys if k not in available]
     if missing:
         raise ValueError(f"unknown column(s) {', '.join(missing)}; "
@@ -320,7 +322,7 @@ def results_stats(paths, by=None, which=(), feature=None):
     if by is not None and not getattr(entry, "STATS_BY", False):
         raise ValueError(f"--by does not apply to {entry.NAME} statistics")
     if getattr(entry, "STREAM_STATS", False):
-        keys = [k.strip() for k in (by or ",".join(DEFAULT_BY)).split(",") if k.strip()]
+        keys = [k.strip() for k in (",".join(DEFAULT_BY) if by is None else by).split(",") if k.strip()]
         tables, n_rows = dataset_stats(paths, keys, which or entry.STATS,
                                        feature or entry.DEFAULT_FEATURE)
         return tables, n_rows, notes

@@ -227,7 +227,7 @@ def write_jsonl(records, path, force=False):
     """Write records one JSON object per line, atomically (a temp file then rename); never
     over a special file, nor over an existing file without ``force``."""
     import os
-    from .storage import check_output
+    from .storage import check_output, write_failed
     check_output(path, force)
     tmp = f"{path}.part"
     count = 0
@@ -238,6 +238,8 @@ def write_jsonl(records, path, force=False):
                 f.write("\n")
                 count += 1
         os.replace(tmp, path)
+    except OSError as e:
+        raise write_failed(path, e) from None
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)

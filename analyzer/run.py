@@ -325,6 +325,8 @@ def run(spec, out=None, resume=False, backend=None, progress=None, keep_result=F
     outcome = RunOutcome(summary={}, played=0, seconds=0.0)
     if dataset:
         from . import stream
+        from .cluster import ClusterError
+        from .storage import OutputError
         with stream.Dataset(out, spec, resume) as ds:
             outcome.resumed = len(ds.saved)
             for p in ds.summaries():
@@ -341,6 +343,9 @@ def run(spec, out=None, resume=False, backend=None, progress=None, keep_result=F
                 except KeyboardInterrupt as e:
                     e.troef_dataset = ds.describe()
                     raise
+                except (ClusterError, OutputError) as e:    # a dead cluster, a full disk
+                    raise type(e)(f"{e}; {ds.describe()}: run the same command with "
+                                  "--resume to continue") from None
             outcome.seconds = max(0.0, time.perf_counter() - t0 - (seconds_compiling() - c0))
             ds.finish()
             outcome.chunks = spec.n_chunks
@@ -420,14 +425,8 @@ def check_run(spec, out=None, record_path=None, chunk_deals=None, progress=None,
         check_output(path, force)
     in_memory = (out is not None and not dataset) or record_path is not None
     if in_memory:
-        need = spec.n * per * (50 + 160 * spec.setup.players
-                               + (64 * spec.setup.players + 64 if record_path else 0))
-        limit = memory_limit()
-        if limit is not None and need > 0.8 * limit:
-            raise RunError(f"{out or record_path} would hold all {spec.n * per:,} deals in memory "
-                           f"(about {need / 2**30:,.1f} GiB, more than the "
-                           f"{limit / 2**30:,.1f} GiB this process may use); stream them to a "
-                           "dataset folder: --out DIR")
+        from .limits import check_in_memory
+        check_in_memory(spec, out or record_path, record_path is not None)
     dask = scheduler is not None or dask_workers is not None
     if dask:
         from .cluster import DaskBackend, check_address, check_workers
@@ -444,6 +443,6 @@ def check_run(spec, out=None, record_path=None, chunk_deals=None, progress=None,
         spec = spec.with_chunk_deals(chunk_deals)
     elif dataset or dask:
         spec = spec.with_chunk_deals(CHUNK_DEALS)
-    elif progress:
+    elif progress or not in_memory:     # a summary needs one block at a time only
         spec = spec.with_chunk_deals(BLOCK_DEALS)
     return spec, backend

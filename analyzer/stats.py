@@ -14,6 +14,8 @@ STATS = ("exact", "calibration", "tricks", "score", "dealer", "compare")
 
 
 def _check_keys(df, keys):
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"--by names a column twice: {','.join(keys)}")
     missing = [k for k in keys if k not in df.columns]
     if missing:
         raise ValueError(f"unknown column(s) {', '.join(missing)}; "

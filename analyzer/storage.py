@@ -5,6 +5,8 @@ players, schedule, variants, seed, policies) travels in the file's metadata, so 
 can say exactly what produced it. Files are written with page checksums, and reading
 checks them.
 """
+import errno
+import functools
 import json
 import os
 import stat
@@ -15,6 +17,19 @@ MAX_META_BYTES = 1 << 20
 
 class OutputError(ValueError):
     """An output path that troef will not write (one line)."""
+
+
+def write_failed(path, e):
+    """An OSError met while writing ``path`` (a full disk, a quota, a read-only or vanished
+    folder) as one line that names the path: an :class:`OutputError`."""
+    code = getattr(e, "errno", None)
+    if code in (errno.ENOSPC, errno.EDQUOT):
+        reason = "no space left on the device"
+    elif code is not None and code in errno.errorcode:
+        reason = os.strerror(code)
+    else:
+        reason = (str(e).strip() or type(e).__name__).splitlines()[0]
+    return OutputError(f"cannot write {path}: {reason}")
 
 
 def run_metadata(result):
@@ -55,6 +70,8 @@ def write_parquet(result, path, force=False):
     try:
         pq.write_table(table, tmp, write_page_checksum=True)
         os.replace(tmp, path)
+    except OSError as e:
+        raise write_failed(path, e) from None
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
@@ -79,7 +96,79 @@ def parse_metadata(raw, path):
         raise ValueError(f"{path}: troef metadata is not a JSON object")
     if meta.get("game") not in NAMES:
         raise ValueError(f"{path}: unknown game {str(meta.get('game'))[:40]!r} in its metadata")
+    check_metadata(meta, path)
     return meta
+
+
+def check_dataset_setup(setup, path):
+    """The set-up in a dataset manifest: a known game, a chunk count, and the run
+    metadata of that game (:func:`check_metadata`); a one-line ValueError otherwise."""
+    from .games import NAMES
+    if setup.get("game") not in NAMES:
+        raise ValueError(f"{path}: unknown game {str(setup.get('game'))[:40]!r} in its set-up")
+    chunks = setup.get("chunks")
+    if isinstance(chunks, bool) or not isinstance(chunks, int) or chunks < 1:
+        raise ValueError(f"{path}: the set-up has no sound chunk count ({str(chunks)[:20]})")
+    check_metadata(setup, path)
+
+
+@functools.lru_cache(maxsize=None)
+def _reference_metadata(game):
+    """The metadata troef writes for ``game`` (single deals, and whole games or matches),
+    as it reads back from JSON: the schema a results file's metadata is checked against."""
+    from . import games
+    entry = games.get(game)
+    refs = []
+    for setup in (entry.tiny_setup(), entry.make_setup(entry.UNITS["games"])):
+        res = entry.simulate(setup, 0, policies=entry.parse_policies(setup))
+        refs.append(json.loads(json.dumps(entry.metadata(res))))
+    return tuple(refs)
+
+
+def _same_shape(value, ref):
+    """``value`` has the JSON type of ``ref`` (a list: every element that of ref's)."""
+    if ref is None:
+        return value is None or isinstance(value, (str, int, float))
+    if isinstance(ref, bool):
+        return isinstance(value, bool)
+    if isinstance(ref, (int, float)):
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and (
+            isinstance(value, int) or not isinstance(ref, int))
+    if isinstance(ref, str):
+        return isinstance(value, str)
+    if isinstance(ref, list):
+        return isinstance(value, list) and (not ref or all(_same_shape(v, ref[0])
+                                                           for v in value))
+    return isinstance(value, dict)
+
+
+def check_metadata(meta, path):
+    """The troef metadata of a results file has every field troef writes for its game,
+    each of the type troef writes, and a sound player count, seed, dealer and policies
+    (a one-line ValueError naming the file and the field otherwise): a report built from
+    it never shows, nor trips over, values that troef did not write."""
+    best = None
+    for ref in _reference_metadata(meta["game"]):
+        bad = [k for k in ref if k not in meta or not _same_shape(meta[k], ref[k])]
+        if not bad:
+            break
+        best = bad if best is None or len(bad) < len(best) else best
+    else:
+        k = best[0]
+        raise ValueError(f"{path}: troef metadata field {k!r} is "
+                         + ("missing" if k not in meta else
+                            f"{type(meta[k]).__name__}, not what troef writes"))
+    players, pols = meta.get("players"), meta.get("policies")
+    if players is not None and not 2 <= players <= 7:
+        raise ValueError(f"{path}: troef metadata has {players} players")
+    if isinstance(pols, list) and players is not None and len(pols) != players:
+        raise ValueError(f"{path}: troef metadata has {len(pols)} policies for {players} "
+                         "players")
+    if "seed" in meta and not 0 <= meta["seed"] < 2**64:
+        raise ValueError(f"{path}: troef metadata seed {meta['seed']} is out of range")
+    if players is not None and "first_dealer" in meta and \
+            not 0 <= meta["first_dealer"] < players:
+        raise ValueError(f"{path}: troef metadata dealer {meta['first_dealer']} is not a seat")
 
 
 def read_parquet(path, columns=None):

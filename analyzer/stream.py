@@ -100,7 +100,7 @@ def check_part(path, index, expected_meta=None, within=None):
     try:
         rec = json.loads(kv.get(CHUNK_KEY, b"null"))
         meta = json.loads(kv.get(META_KEY, b"null"))
-    except ValueError:
+    except (ValueError, RecursionError):      # not JSON, or nested past the parser
         rec = meta = None
     if not isinstance(rec, dict) or rec.get("chunk") != index or rec.get("rows") != md.num_rows:
         raise DatasetError(f"{path} does not belong to this dataset (its footer names another "
@@ -212,6 +212,9 @@ def _write_atomic(path, data, fsync=True):
                 f.flush()
                 os.fsync(f.fileno())
         os.replace(tmp, path)
+    except OSError as e:
+        from .storage import write_failed
+        raise write_failed(path, e) from None
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
@@ -226,11 +229,15 @@ def read_manifest(path):
         raise DatasetError(f"{path} holds no troef dataset (no {MANIFEST})") from None
     except (OSError, ValueError) as e:
         raise DatasetError(f"cannot read {f}: {str(e).splitlines()[0]}") from None
+    except RecursionError:
+        raise DatasetError(f"cannot read {f}: nested too deep") from None
     if not isinstance(m, dict) or m.get("format") != FORMAT or not isinstance(m.get("setup"), dict):
         raise DatasetError(f"{f} is not a troef dataset manifest")
     if m.get("version") != VERSION:
         raise DatasetError(f"{path}: dataset version {m.get('version')!r} is not supported "
                            f"(this troef reads version {VERSION})")
+    from .storage import check_dataset_setup
+    check_dataset_setup(m["setup"], f)
     return m
 
 
@@ -407,7 +414,11 @@ class Dataset:
         with _SIGNALS.critical():
             _write_atomic(hash_path(path), f"{hashlib.sha256(out.data).hexdigest()} "
                                               f"{out.rows}\n".encode(), fsync=False)
-            _write_atomic(path, out.data)
+            try:
+                _write_atomic(path, out.data)
+            except BaseException:   # e.g. a full disk: no hash of a part that is not there
+                os.remove(path + HASH_SUFFIX)
+                raise
             self.saved[out.index] = {"chunk": out.index, "game_start": out.start,
                                      "games": out.units, "deals": out.deals,
                                      "rows": out.rows, "summary": out.partials}

@@ -16,6 +16,7 @@ from fastsim.common import RulesError
 from .stats_core import Z95
 
 from . import games as registry
+from . import limits
 
 
 PROGRESS_STEPS = 20      # kernel calls per seating when a progress bar is shown
@@ -53,24 +54,24 @@ def _runner(entry, n_units, whole_games, seed, options, worlds, threads):
     the unit."""
     setup = entry.tournament_setup(whole_games, **options)
 
+    block = limits.tournament_block(setup)     # the units are played a block at a time
+
     def run(names, bar=None):
+        """(units, seats) scores of one seating, played in blocks (smaller ones with a
+        progress bar): every unit's randomness is keyed by its index, so the blocks change
+        nothing."""
         pols = entry.parse_policies(setup, "heuristic", [f"{s}={p}" for s, p in enumerate(names)])
-        if bar is None:
-            r = entry.simulate(setup, n_units, seed=seed, policies=pols, threads=threads,
-                               worlds=worlds)
-            return entry.seat_scores(r, whole_games)
-        # in steps, for the progress bar: units keep their global index, so the scores are
-        # the same as in one call
-        step = max(1, -(-n_units // PROGRESS_STEPS))
+        step = block if bar is None else min(block, max(1, -(-n_units // PROGRESS_STEPS)))
         parts = []
         for start in range(0, n_units, step):
             count = min(step, n_units - start)
             r = entry.simulate(setup, count, seed=seed, policies=pols, start=start,
                                threads=threads, worlds=worlds)
             parts.append(entry.seat_scores(r, whole_games))
-            bar.update(count)
-        return np.concatenate(parts)
-    return run, setup.players, setup.unit
+            if bar is not None:
+                bar.update(count)
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+    return run, setup, block
 
 
 def _bar(total, unit, progress):
@@ -114,8 +115,11 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
     if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) \
             or not 1 <= worlds <= 4096:
         raise RulesError(f"--worlds must be 1..4096, got {worlds!r}")
-    run, seats, unit = _runner(entry, n, whole_games, seed, options, worlds, threads)
+    run, setup, block = _runner(entry, n, whole_games, seed, options, worlds, threads)
+    seats, unit = setup.players, setup.unit
     k = len(names)
+    limits.check_tournament(n, names, seats, unit,
+                            min(n, block) * (setup.deals_per_unit or 30) * (50 + 160 * seats))
     team_pairs = getattr(entry, "TEAM_GAME", False) and k > 2
     bar = _bar(n * (k * (k - 1) if team_pairs else k), unit, progress)
     try:

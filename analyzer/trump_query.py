@@ -20,6 +20,7 @@ from .evidence import (NA, check_bid_model, describe_model, draw_weights, gate_c
                        sample_line, thin, warnings, weight_stats)
 from .infostate import weighted_summary
 from .stats_core import check_query, check_worlds
+from . import limits
 
 MAX_DRAW_FACTOR = 200
 
@@ -46,6 +47,7 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
     if samples is None:
         samples = 100 if policy == "dd" else 10_000
     seed_u = check_query(policy, ("heuristic", "random", "pimc", "dd"), samples, seed, threads)
+    limits.check_samples(samples, 400 if policy == "dd" else 200, 170, "trump")
     play_pol = POLICIES[policy if policy in ("random", "pimc") else "heuristic"]
     pol = np.full(4, play_pol, dtype=np.int64)
     pol[position] = POLICIES["heuristic"]

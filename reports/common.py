@@ -12,6 +12,7 @@ import math
 import os
 import shlex
 import time
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -257,6 +258,21 @@ class Report:
         os.makedirs(self.out, exist_ok=True)     # only the last level (its parent exists)
         if not os.access(self.out, os.W_OK):
             raise OSError(f"cannot write the report: folder {self.out} is not writable")
+        # mark the folder as troef's at once: a report cut short (a full disk) can be
+        # written again into it, once setup.json is there
+        with self._writing("setup.json"):
+            if not os.path.exists(os.path.join(self.out, "setup.json")):
+                with open(os.path.join(self.out, "setup.json"), "w") as f:
+                    f.write("{}\n")
+
+    @contextmanager
+    def _writing(self, fname):
+        """A failed write (a full disk, a quota) is one line naming the file."""
+        try:
+            yield
+        except OSError as e:
+            from analyzer.storage import write_failed
+            raise write_failed(os.path.join(self.out, fname), e) from None
 
     # -- blocks
     def section(self, title, text=""):
@@ -295,7 +311,8 @@ class Report:
                  color="#777")
         fig.tight_layout(rect=(0, 0.025, 1, 0.91), pad=0.6)
         png = f"{self.game}_{name}.png"
-        fig.savefig(os.path.join(self.out, png), dpi=DPI, metadata={"Software": None})
+        with self._writing(png):
+            fig.savefig(os.path.join(self.out, png), dpi=DPI, metadata={"Software": None})
         p.close(fig)
         if not isinstance(tables, dict):
             tables = {"": tables}
@@ -329,17 +346,18 @@ class Report:
         return " · ".join(bits)
 
     def _csv(self, fname, df):
-        df.to_csv(os.path.join(self.out, fname), index=False)
+        with self._writing(fname):
+            df.to_csv(os.path.join(self.out, fname), index=False)
         self.tables[fname] = df
 
     # -- writers
     def write(self):
-        with open(os.path.join(self.out, "setup.json"), "w") as f:
+        with self._writing("setup.json"), open(os.path.join(self.out, "setup.json"), "w") as f:
             json.dump(self.setup, f, indent=2, default=_json_default)
             f.write("\n")
-        with open(os.path.join(self.out, "index.html"), "w") as f:
+        with self._writing("index.html"), open(os.path.join(self.out, "index.html"), "w") as f:
             f.write(self._html())
-        with open(os.path.join(self.out, "report.md"), "w") as f:
+        with self._writing("report.md"), open(os.path.join(self.out, "report.md"), "w") as f:
             f.write(self._markdown())
         return self
 

@@ -205,8 +205,10 @@ def seat_scores(result, whole):
 
 
 def tournament_setup(whole, players=None, hand_size=None, variant=()):
-    return make_setup("game" if whole else "deal", players=players,
-                      hand_size=None if whole else (hand_size or 8), variant=variant)
+    if not whole and hand_size is None:
+        hand_size = 8
+    return make_setup("game" if whole else "deal", players=players, hand_size=hand_size,
+                      variant=variant)
 
 
 def _stats_module():

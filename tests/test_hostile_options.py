@@ -1,0 +1,35 @@
+"""Options that were silently ignored or defaulted: each is now refused in one line."""
+import pytest
+
+from conftest import invoke_cli
+
+TOUR = ["tournament", "boerenbridge", "--policies", "heuristic,random"]
+
+
+def one_line(args, needle):
+    code, out, err = invoke_cli(*args)
+    err = [l for l in err.splitlines() if not l.startswith("troef: compiling")]
+    assert code == 2 and len(err) == 1 and err[0].startswith("troef: error:"), (code, err)
+    assert needle in err[0], err
+
+
+def test_tournament_hand_size_is_never_ignored():
+    # --hand-size 0 played 8-card deals; with --games it was dropped without a word
+    one_line([*TOUR, "--deals", 5, "--hand-size", 0], "hand size must be at least 1")
+    one_line([*TOUR, "--games", 2, "--hand-size", 5], "with --hand-size use --deals")
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    f = tmp_path_factory.mktemp("opts") / "r.parquet"
+    code, _, err = invoke_cli("simulate", "boerenbridge", "--hand-size", 3, "--deals", 300,
+                              "--out", f)
+    assert code == 0, err
+    return f
+
+
+def test_stats_by_twice_or_empty(results):
+    # a column twice leaked pandas' "cannot insert bid, already exists"; an empty --by was
+    # read as the default grouping
+    one_line(["stats", results, "--by", "bid,bid"], "--by names a column twice")
+    one_line(["stats", results, "--by", "", "--stat", "exact"], "at least one --by column")
