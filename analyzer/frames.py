@@ -68,7 +68,11 @@ def arrow_table(cols):
             arrays[name] = pa.array(v._data, mask=v._mask if v._mask.any() else None)
         else:
             arrays[name] = pa.array(v)
-    return pa.table(arrays)
+    # pandas' own schema metadata (dtypes such as the nullable boolean, the categories),
+    # taken from the empty frame: the table then reads back exactly as the DataFrame
+    empty = pd.DataFrame({name: v[:0] for name, v in cols.items()})
+    meta = pa.Schema.from_pandas(empty, preserve_index=False).metadata
+    return pa.table(arrays).replace_schema_metadata(meta)
 
 
 def tidy_boerenbridge(result):

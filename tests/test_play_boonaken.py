@@ -350,8 +350,11 @@ def test_query_on_positions_quick():
                 assert out["policy_choice"] == card_str(card)
                 assert out["recommended"] in [card_str(c) for c in state.legal_actions()]
                 for x in out["cards"]:
-                    assert x["value_ci"][0] <= x["value"] <= x["value_ci"][1]
                     assert -1 <= x["value"] <= 1 and 0 <= x["p_make"] <= 1
+                    if x["value_ci"] is None:      # too few effective samples for one
+                        assert out["effective_samples"] < 30
+                        continue
+                    assert x["value_ci"][0] <= x["value"] <= x["value_ci"][1]
                 n_pos += 1
     assert n_pos > 40
 
