@@ -417,7 +417,7 @@ class Dataset:
             try:
                 _write_atomic(path, out.data)
             except BaseException:   # e.g. a full disk: no hash of a part that is not there
-                os.remove(path + HASH_SUFFIX)
+                os.remove(hash_path(path))
                 raise
             self.saved[out.index] = {"chunk": out.index, "game_start": out.start,
                                      "games": out.units, "deals": out.deals,

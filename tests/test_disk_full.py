@@ -45,7 +45,7 @@ def test_dataset_part_on_a_full_disk(tmp_path, monkeypatch):
     err = one_line([*DEALS, "--chunk-deals", 100, "--out", out], "part-00002.parquet",
                    "no space left", "saved 2 of 6 chunks", "--resume")
     assert str(out) in err
-    assert leftovers(out) == ["part-00000.parquet.sha256", "part-00001.parquet.sha256"]
+    assert leftovers(out) == ["_part-00000.parquet.sha256", "_part-00001.parquet.sha256"]
     monkeypatch.setattr(stream.os, "fsync", real_fsync)
     code, _, err = invoke_cli(*DEALS, "--chunk-deals", 100, "--out", out, "--resume")
     assert code == 0, err
@@ -88,7 +88,7 @@ def test_a_real_full_disk(tiny_disk):
     ds = tiny_disk / "ds"
     one_line([*big, "--chunk-deals", 2000, "--out", ds], str(ds / "part-0000"), "--resume")
     for n in leftovers(ds):       # only the hashes of the parts that were written
-        assert n.endswith(".sha256") and (ds / n[:-len(".sha256")]).exists(), n
+        assert n.endswith(".sha256") and (ds / n[1:-len(".sha256")]).exists(), n
 
 
 def test_report_on_a_full_disk_names_the_file_and_can_be_written_again(tmp_path, monkeypatch):

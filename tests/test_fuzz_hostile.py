@@ -374,7 +374,7 @@ def hostile_file_case(draw, sound):
         p.write_bytes(draw(damaged_bytes(p.read_bytes(), lambda dr: with_metadata(
             p, dr(crafted_metadata(troef_meta(p)))))))
         if draw(st.booleans()):       # its hash file gone or rewritten to match
-            h = p.with_name(p.name + ".sha256")
+            h = p.with_name("_" + p.name + ".sha256")
             if draw(st.booleans()):
                 h.unlink()
             else:
