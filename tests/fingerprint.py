@@ -88,6 +88,8 @@ def _results():
         for players in (2, 4, 5):
             rules = bo.build_rules(players, preset)
             cases.append((f"bo-{preset}-{players}", bo.simulate(rules, 150, seed=6, record=True)))
+    # long enough to hold misère deals (the defenders' play against them)
+    cases.append(("bo-seed-5-long", bo.simulate(bo.build_rules(5, "seed"), 3000, seed=12)))
     rules = bo.build_rules(4, "seed", first_dealer=1)
     cases.append(("bo-pimc", bo.simulate(rules, 20, seed=6, policies=bo.parse_seat_policies(
         4, "pimc"), worlds=3, start=40)))
