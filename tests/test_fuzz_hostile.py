@@ -28,17 +28,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import invoke_cli
-from test_fuzz import BAD_CARD, BAD_POLICY, SEPS, check, fuzzy, number
+from test_fuzz import BAD_CARD, BAD_POLICY, DERANDOMIZE, SEPS, check, fuzzy, number
 from test_fuzz_games import DECK32, DECK52
 
 BOUND = 300             # seconds one case may take before it counts as a hang
 N = int(os.environ.get("TROEF_FUZZ_EXAMPLES", "40"))
 HEALTH = list(HealthCheck)
-FUZZ = settings(max_examples=N, deadline=None, database=None, suppress_health_check=HEALTH)
+FUZZ = settings(max_examples=N, deadline=None, database=None, suppress_health_check=HEALTH,
+                derandomize=DERANDOMIZE)
 FEW = settings(max_examples=max(3, N // 3), deadline=None, database=None,
-               suppress_health_check=HEALTH)
+               suppress_health_check=HEALTH, derandomize=DERANDOMIZE)
 SLOW = settings(max_examples=10 * N, deadline=None, database=None,
-                suppress_health_check=HEALTH)
+                suppress_health_check=HEALTH, derandomize=DERANDOMIZE)
 _K = itertools.count()
 
 
