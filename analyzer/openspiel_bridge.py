@@ -588,15 +588,8 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
     rules = setup.rules
     _check_rules(rules, whole_games)
     _pyspiel()
-    if n is None:
-        n = entry.TOURNAMENT_DEFAULT["deal"]
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise RulesError(f"need at least one deal, got {n!r}")
-    if worlds is None:
-        worlds = PIMC_WORLDS
-    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) \
-            or not 1 <= worlds <= 4096:
-        raise RulesError(f"--worlds must be 1..4096, got {worlds!r}")
+    from .tournament import check_size
+    n, worlds = check_size(n, worlds, entry.TOURNAMENT_DEFAULT["deal"])
     if threads is not None:
         from fastsim.boerenbridge import set_threads
         set_threads(threads)

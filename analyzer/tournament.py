@@ -74,6 +74,22 @@ def _runner(entry, n_units, whole_games, seed, options, worlds, threads):
     return run, setup, block
 
 
+def check_size(n, worlds, default_n):
+    """A tournament's number of units (``None``: ``default_n``) and pimc worlds (``None``:
+    the default), range-checked → (n, worlds)."""
+    if n is None:
+        n = default_n
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise RulesError(f"need at least one deal or game, got {n!r}")
+    if worlds is None:
+        from fastsim.boerenbridge_schema import PIMC_WORLDS
+        worlds = PIMC_WORLDS
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) \
+            or not 1 <= worlds <= 4096:
+        raise RulesError(f"--worlds must be 1..4096, got {worlds!r}")
+    return n, worlds
+
+
 def _bar(total, unit, progress):
     """A progress bar on stderr (tqdm) when ``progress`` (None: stderr is a terminal); it
     appears only once the work has run for 2 seconds."""
@@ -104,17 +120,8 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
     names = [_resolve_policy(entry, p) for p in raw]
     if len(names) < 2 or len(set(names)) != len(names):
         raise RulesError("give at least two different policies, e.g. heuristic,random")
-    if n is None:
-        n = entry.TOURNAMENT_DEFAULT.get("game" if whole_games else "deal",
-                                         min(entry.TOURNAMENT_DEFAULT.values()))
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise RulesError(f"need at least one deal or game, got {n!r}")
-    if worlds is None:
-        from fastsim.boerenbridge_schema import PIMC_WORLDS
-        worlds = PIMC_WORLDS
-    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) \
-            or not 1 <= worlds <= 4096:
-        raise RulesError(f"--worlds must be 1..4096, got {worlds!r}")
+    n, worlds = check_size(n, worlds, entry.TOURNAMENT_DEFAULT.get(
+        "game" if whole_games else "deal", min(entry.TOURNAMENT_DEFAULT.values())))
     run, setup, block = _runner(entry, n, whole_games, seed, options, worlds, threads)
     seats, unit = setup.players, setup.unit
     k = len(names)
