@@ -45,6 +45,7 @@ import numpy as np
 from fastsim import boerenbridge_nb as nb
 from fastsim.boerenbridge_schema import (EXACT_BASE, MAX_SEATS, PIMC_WORLDS, POLICIES, SCORING,
                                          RulesError)
+from fastsim.cards import codes_of, mask_of
 from fastsim.pimc_nb import REST, deal_hidden_nb
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed, deal_key_nb, run_key_nb
@@ -95,19 +96,11 @@ def from_os(card):
 
 
 def _mask_os(cards):
-    m = 0
-    for c in cards:
-        m |= 1 << from_os(c)
-    return m
+    return mask_of(from_os(c) for c in cards)
 
 
 def _cards_of(mask):
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return codes_of(mask)
 
 
 _TO_OS = [((c & 15) * 4 + _OS_SUIT[c >> 4]) if (c & 15) < 13 else -1 for c in range(64)]
