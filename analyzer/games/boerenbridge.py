@@ -7,7 +7,7 @@ import numpy as np
 from . import concat_results
 
 from fastsim import boerenbridge as bb
-from fastsim.boerenbridge_schema import GAME, PIMC_WORLDS, POLICIES as _POLICIES, POLICY_NAMES, RulesError
+from fastsim.boerenbridge_schema import GAME, PIMC_WORLDS, POLICIES as _POLICIES, RulesError
 
 NAME = GAME
 TITLE = "Boerenbridge"

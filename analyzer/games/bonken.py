@@ -8,7 +8,7 @@ from . import concat_results
 
 from fastsim import bonken as bk
 from fastsim.bonken_schema import (CONTRACTS, DOMINO, PIMC_WORLDS, POLICIES as _POLICIES,
-                                   POLICY_NAMES, ROUNDS, RulesError, contract_id)
+                                   ROUNDS, RulesError, contract_id)
 
 NAME = "bonken"
 TITLE = "Bonken"

@@ -8,8 +8,7 @@ import numpy as np
 from . import concat_results
 
 from fastsim import klaverjassen as kj
-from fastsim.klaverjassen_schema import (PIMC_WORLDS, PLAYERS, POLICIES as _POLICIES,
-                                         POLICY_NAMES, RulesError)
+from fastsim.klaverjassen_schema import PIMC_WORLDS, PLAYERS, POLICIES as _POLICIES, RulesError
 
 NAME = "klaverjassen"
 TITLE = "Klaverjassen"
