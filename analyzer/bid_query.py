@@ -164,6 +164,7 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=DEF
 
 def render(r, position):
     """The bid query's answer as text lines."""
+    from .evidence import with_rules
     lines = []
     n = r["players"]
     where = ("left of the dealer, bidding first" if position == 0 else
@@ -193,7 +194,7 @@ def render(r, position):
     lines.append(f"my tricks when bidding {r['recommended_bid']}: {dist}")
     lines.append(f"recommended bid: {r['recommended_bid']}")
     lines += [f"warning: {x}" for x in r["warnings"]]
-    return lines
+    return with_rules(lines, r)
 
 
 def json_payload(r):

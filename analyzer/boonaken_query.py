@@ -100,6 +100,7 @@ def bid_advice(players, hand, open_cards, preset="seed", samples=5000, policy="h
 
 def render(r, seed):
     """The Boonaken bid advice as text lines."""
+    from .evidence import with_rules
     lines = []
     lines.append(f"Boonaken ({r['preset']}), {r['players']} players: {' '.join(r['hand'])}; "
                f"open {' '.join(r['open'])}")
@@ -117,4 +118,4 @@ def render(r, seed):
     lines.append("")
     lines.append(f"highest bid worth making (P >= 50%): {r['highest_bid']}")
     lines += [f"warning: {x}" for x in r["warnings"]]
-    return lines
+    return with_rules(lines, r)

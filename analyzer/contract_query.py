@@ -92,6 +92,7 @@ def contract_query(hand, available=None, samples=DEFAULT_SAMPLES, policy="heuris
 
 def render(r):
     """The contract query's answer as text lines."""
+    from .evidence import with_rules
     lines = []
     lines.append(f"Bonken, you choose with: {' '.join(r['hand'])}")
     lines.append(f"{r['samples']:,} sampled deals, everyone plays {r['policy']}, seed {r['seed']}")
@@ -109,4 +110,4 @@ def render(r):
         if f"recommended_{kind}" in r:
             lines.append(f"best {kind} contract: {r[f'recommended_{kind}']}")
     lines += [f"warning: {x}" for x in r["warnings"]]
-    return lines
+    return with_rules(lines, r)

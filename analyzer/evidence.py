@@ -276,3 +276,16 @@ def finish_play(r, weights, values=None):
     r["warnings"] = warnings(n_eff, r.get("samples"), best, runner, what="card", exact=exact,
                              models=models)
     return r
+
+
+def with_rules(lines, r):
+    """A query's text ``lines`` with a line naming the rules it assumed inserted after the
+    first (the heading): the preset, the variants in force, or the standard rules."""
+    v = r.get("variants") or {}
+    parts = []
+    if r.get("preset"):
+        parts.append(f"preset {r['preset']}")
+    parts += [k if val in ("", None, True) else f"{k}={val}" for k, val in v.items()]
+    line = ("rules: " + ", ".join(parts) if parts else "rules: standard, no variants") \
+        + " (docs/rules.md)"
+    return list(lines[:1]) + [line] + list(lines[1:])

@@ -134,7 +134,7 @@ def weighted_summary(values, weights, success=None, exact=False):
 
 def render_play(r):
     """A play query's answer as text lines (every game)."""
-    from .evidence import NA
+    from .evidence import NA, with_rules
     ess = r.get("effective_samples", r["samples"])
     extra = ""
     if r.get("top1_weight_share") is not None:
@@ -168,7 +168,7 @@ def render_play(r):
         lines.append(f"{c['card']:<5} {c['value']:>7.2f}  {iv}  {make}{mark}")
     lines += ["", f"recommended: {r['recommended']}; {r['policy']} would play {r['policy_choice']}"]
     lines += [f"warning: {x}" for x in r.get("warnings", ())]
-    return lines
+    return with_rules(lines, r)
 
 
 def dealt_masks(hands, n, notation="en", deck=52, check=True):

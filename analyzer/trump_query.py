@@ -139,6 +139,7 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
 
 def render(r, position, seed):
     """The trump query's answer as text lines."""
+    from .evidence import with_rules
     lines = []
     lines.append(f"Klaverjassen, position {position}{' (forced call)' if r['forced'] else ''}: "
                f"{' '.join(r['hand'])}")
@@ -156,4 +157,4 @@ def render(r, position, seed):
     lines.append("")
     lines.append(f"recommended: {r['recommended']}")
     lines += [f"warning: {x}" for x in r["warnings"]]
-    return lines
+    return with_rules(lines, r)
