@@ -91,16 +91,8 @@ def check_size(n, worlds, default_n):
 
 
 def _bar(total, unit, progress):
-    """A progress bar on stderr (tqdm) when ``progress`` (None: stderr is a terminal); it
-    appears only once the work has run for 2 seconds."""
-    import sys
-    if progress is None:
-        progress = sys.stderr.isatty()
-    if not progress:
-        return None
-    from tqdm import tqdm
-    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, delay=2.0,
-                dynamic_ncols=True, smoothing=0.1, desc="tournament")
+    from .progress import bar
+    return bar(total, unit, progress, desc="tournament")
 
 
 def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), players=None,

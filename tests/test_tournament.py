@@ -116,3 +116,25 @@ def test_progress_bar_counts_all_work_and_changes_nothing(monkeypatch, game, pol
     stepped = tournament(game, policies, n, whole_games=whole, seed=4, worlds=4, progress=True)
     assert stepped == plain
     assert seen["done"] == seen["total"] > 0 and seen["closed"]
+
+
+def test_double_dummy_trump_query_in_slices_for_the_progress_bar(monkeypatch):
+    """With a progress bar the double-dummy trump query solves its deals in slices: the
+    answer is the same, and the bar counts every deal."""
+    import analyzer.progress as progress
+    from analyzer.trump_query import trump_query
+    args = ("JH 9H AH TS 7C 8C KD QD", 0, None, 12, "dd")
+    plain = trump_query(*args)
+    seen = {"done": 0}
+
+    class Bar:
+        def update(self, k):
+            seen["done"] += k
+
+        def close(self):
+            seen["closed"] = True
+    monkeypatch.setattr(progress, "bar", lambda total, unit, progress=None, desc=None:
+                        seen.update(total=total) or Bar())
+    sliced = trump_query(*args)
+    assert sliced == plain
+    assert seen["done"] == seen["total"] > 0 and seen["closed"]
