@@ -24,7 +24,7 @@ from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
 from .evidence import bid_slope, check_bid_model, draw_weights, finish_play, thin, weight_stats
-from .infostate import check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_bid_list, parse_history, weighted_summary, ess
+from .infostate import record_card, check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_bid_list, parse_history, weighted_summary, ess
 
 GAME = "boerenbridge"
 DEFAULT_SAMPLES = 2_000
@@ -240,16 +240,7 @@ class BoerenbridgeInfoState:
                 raise RulesError(f"position {p} showed earlier it has no {SUIT_NAMES[card >> 4]} "
                                  f"and cannot play {cs}")
         s = self._copy()
-        if p == self.position:
-            s.hand = self.hand & ~bit
-        s.played = self.played | bit
-        pb = list(self.played_by)
-        pb[p] |= bit
-        s.played_by = tuple(pb)
-        if led >= 0 and (card >> 4) != led:
-            v = list(self.voids)
-            v[p] |= 1 << led
-            s.voids = tuple(v)
+        record_card(s, self, p, card, led)
         cur = self.current + (card,)
         if len(cur) == self.n:
             w = _trick_winner(cur, self.leader, self.n, self.trump)

@@ -21,7 +21,7 @@ from fastsim.bonken_schema import (CONTRACTS, DOMINO, NO_HEARTS, NO_KH, NO_LAST,
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
-from .infostate import sample_hidden, check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
+from .infostate import record_card, sample_hidden, check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 from .evidence import finish_play
 
 GAME = "bonken"
@@ -246,16 +246,7 @@ class BonkenInfoState:
                        else f"showed earlier it has no {SUIT_NAMES[card >> 4]}")
                 raise RulesError(f"position {p} {why} and cannot play {cs}")
         s = self._copy()
-        if p == self.position:
-            s.hand = self.hand & ~bit
-        s.played = self.played | bit
-        pb = list(self.played_by)
-        pb[p] |= bit
-        s.played_by = tuple(pb)
-        if led >= 0 and (card >> 4) != led:
-            v = list(self.voids)
-            v[p] |= 1 << led
-            s.voids = tuple(v)
+        record_card(s, self, p, card, led)
         if led < 0 and (card >> 4) == 1 and self._lead_restricted() and p != self.position:
             ho = list(self.hearts_only)
             ho[p] = True                # a restricted heart lead: only hearts are left

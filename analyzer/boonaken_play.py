@@ -40,7 +40,7 @@ from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse
 from fastsim.pimc_nb import REST
 from fastsim.rng import check_seed
 from .evidence import finish_play
-from .infostate import (Deal, SUIT_NAMES, check_own_cards, copy_state, ess, parse_history,
+from .infostate import (Deal, record_card, SUIT_NAMES, check_own_cards, copy_state, ess, parse_history,
                         replay, weighted_summary)
 
 DEFAULT_SAMPLES = 2_000
@@ -468,16 +468,7 @@ class BoonakenInfoState:
                 raise RulesError(f"position {p} {why}, so it cannot play {cs}")
         s = self._copy()
         s.trump = trump
-        if p == self.position:
-            s.hand = self.hand & ~bit
-        s.played = self.played | bit
-        pb = list(self.played_by)
-        pb[p] |= bit
-        s.played_by = tuple(pb)
-        if led >= 0 and (card >> 4) != led:
-            v = list(self.voids)
-            v[p] |= 1 << led
-            s.voids = tuple(v)
+        record_card(s, self, p, card, led)
         if p != self.position:
             f = revealed(card, led, trump, hi, self.preset)
             if f:

@@ -266,6 +266,23 @@ def replay(state, tricks, position, notation="en", require_turn=True, what="deal
     return state
 
 
+def record_card(s, old, p, card, led):
+    """Book position ``p``'s ``card`` (``led``: the suit led, −1 when leading) on ``s``, a
+    copy of state ``old``: out of my hand if it is mine, played and played by ``p``, and a
+    void shown when ``p`` did not follow. Every game's ``apply`` does this."""
+    bit = 1 << card
+    if p == old.position:
+        s.hand = old.hand & ~bit
+    s.played = old.played | bit
+    pb = list(old.played_by)
+    pb[p] |= bit
+    s.played_by = tuple(pb)
+    if led >= 0 and (card >> 4) != led:
+        v = list(old.voids)
+        v[p] |= 1 << led
+        s.voids = tuple(v)
+
+
 def copy_state(state):
     """A shallow copy of a ``__slots__`` information state (states are immutable: apply
     returns a changed copy)."""

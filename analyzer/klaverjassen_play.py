@@ -21,7 +21,7 @@ from fastsim.klaverjassen_schema import (LAST_TRICK, PIMC_WORLDS, POLICIES, TRUM
                                          build_rules)
 from fastsim.klaverjassen_nb import FULL32, roem_nb
 from fastsim.rng import check_seed
-from .infostate import sample_hidden, check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
+from .infostate import record_card, sample_hidden, check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 from .evidence import finish_play
 
 GAME = "klaverjassen"
@@ -221,16 +221,7 @@ class KlaverjassenInfoState:
                        "showed by an earlier play (trumping duties) that it does not hold it")
                 raise RulesError(f"position {p} {why}, so it cannot play {cs}")
         s = self._copy()
-        if p == self.position:
-            s.hand = self.hand & ~bit
-        s.played = self.played | bit
-        pb = list(self.played_by)
-        pb[p] |= bit
-        s.played_by = tuple(pb)
-        if led >= 0 and (card >> 4) != led:
-            v = list(self.voids)
-            v[p] |= 1 << led
-            s.voids = tuple(v)
+        record_card(s, self, p, card, led)
         if p != self.position:
             f = list(self.forbid)
             f[p] |= revealed(card, led, self.trump, hi, pw, self.rules.amsterdam,
