@@ -25,7 +25,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from fastsim.cards import CardError, card_str, parse_card
+from fastsim.cards import CardError, card_str, codes_of, parse_card
 from fastsim.common import POLICIES as BUILTIN, POLICY_NAMES as BUILTIN_NAMES, RulesError
 from fastsim.rng import check_seed
 
@@ -296,9 +296,27 @@ class _Agents:
         return _ask(load_policy(spec), spec, st)
 
 
+class _DecisionBeforePlay:
+    """What the bidding, calling and contract states share: the player to move is the
+    state's own position, and no such state ends the deal."""
+    __slots__ = ()
+
+    @property
+    def to_move(self):
+        return self.position
+
+    @property
+    def is_terminal(self):
+        return False
+
+    @property
+    def hand_cards(self):
+        return codes_of(self.hand)
+
+
 # ---------------------------------------------------------------------- Boerenbridge
 
-class BoerenbridgeBidState:
+class BoerenbridgeBidState(_DecisionBeforePlay):
     """One player's information state when it bids (Boerenbridge): ``rules``, ``n``,
     ``h`` (hand size), ``position`` (0 = left of the dealer … n−1 = dealer), ``hand``
     (bit mask; :attr:`hand_cards` as codes — empty under ``blind_one_card`` in a one-card
@@ -322,18 +340,6 @@ class BoerenbridgeBidState:
     @property
     def is_blind(self):
         return bool(self.rules.blind_one_card and self.h == 1)
-
-    @property
-    def to_move(self):
-        return self.position
-
-    @property
-    def is_terminal(self):
-        return False
-
-    @property
-    def hand_cards(self):
-        return [c for c in range(64) if self.hand >> c & 1]
 
     @property
     def forbidden(self):
@@ -461,7 +467,7 @@ def simulate_boerenbridge(rules, n_games, seed=0, policies=None, game_start=0, r
 
 # ---------------------------------------------------------------------- Klaverjassen
 
-class KlaverjassenCallState:
+class KlaverjassenCallState(_DecisionBeforePlay):
     """One player's information state in Klaverjassen's calling round: ``rules``,
     ``position`` (0 = left of the dealer, who is asked first), ``hand`` (bit mask;
     :attr:`hand_cards`), ``passes`` (the positions that passed before, all of
@@ -481,18 +487,6 @@ class KlaverjassenCallState:
     @property
     def passes(self):
         return tuple(range(4)) if self.forced else tuple(range(self.position))
-
-    @property
-    def to_move(self):
-        return self.position
-
-    @property
-    def is_terminal(self):
-        return False
-
-    @property
-    def hand_cards(self):
-        return [c for c in range(64) if self.hand >> c & 1]
 
     def legal_actions(self):
         return [0, 1, 2, 3] if self.forced else [-1, 0, 1, 2, 3]
@@ -659,7 +653,7 @@ def refuse_specs(game, default="heuristic", seat_policy=()):
 
 # ---------------------------------------------------------------------- Bonken
 
-class BonkenContractState:
+class BonkenContractState(_DecisionBeforePlay):
     """The chooser's information state when it picks a Bonken contract: ``rules``,
     ``position`` (1: the player across from the dealer), ``hand`` (bit mask;
     :attr:`hand_cards`), ``round`` (0-based round of the game), ``available`` (the
@@ -689,18 +683,6 @@ class BonkenContractState:
     @property
     def contracts_played(self):
         return tuple(c for c in range(12) if self.done >> c & 1)
-
-    @property
-    def to_move(self):
-        return self.position
-
-    @property
-    def is_terminal(self):
-        return False
-
-    @property
-    def hand_cards(self):
-        return [c for c in range(64) if self.hand >> c & 1]
 
     def legal_actions(self):
         return list(self.available)
