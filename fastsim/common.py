@@ -7,6 +7,9 @@ import numpy as np
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
 POLICY_PIMC = 2
+# search for every decision (not only the cards) with worlds drawn from what the bidding,
+# calling or choosing revealed; a game lists it in its own POLICIES once it implements it
+POLICY_STRONG = 3
 POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "pimc": POLICY_PIMC}
 PIMC_WORLDS = 16   # sampled deals per pimc decision
 POLICY_NAMES = {v: k for k, v in POLICIES.items()}
