@@ -10,7 +10,9 @@ import numpy as np
 from numba import njit
 
 from .bits import lowest_nb
-from .rng import KEY_PIMC_PLAY, below_nb, deal_key_nb, shuffle_nb
+from .rng import KEY_PIMC_PLAY, below_nb, deal_key_nb, rand_nb, shuffle_nb
+
+CTR_RESAMPLE = 9_000_002   # counter of the resampling offset (no engine decision uses it)
 
 REST = 8   # index of the "nobody's / not dealt" bucket in the capacity arrays
 
@@ -106,3 +108,38 @@ def best_index_nb(totals, n):
         if totals[k] > totals[best]:
             best = k
     return best
+
+
+@njit(cache=True)
+def resample_nb(key, logw, m, k, out):
+    """Systematic resampling: ``k`` indices into ``logw[:m]`` (log weights), each drawn with
+    probability proportional to ``exp(logw)``, into ``out[:k]`` in increasing order (one
+    uniform offset from ``key``). Returns the Kish effective sample size of the weights;
+    when every weight is zero (all ``-inf``) the indices are ``0..k-1`` spread evenly over
+    the candidates and the result is 0.0."""
+    top = -np.inf
+    for i in range(m):
+        if logw[i] > top:
+            top = logw[i]
+    if top == -np.inf:
+        for j in range(k):
+            out[j] = (j * m) // k
+        return 0.0
+    total = 0.0
+    sq = 0.0
+    for i in range(m):
+        w = np.exp(logw[i] - top)
+        total += w
+        sq += w * w
+    u = ((rand_nb(key, CTR_RESAMPLE) >> np.uint64(11)) + 0.5) / 9007199254740992.0
+    step = total / k
+    target = u * step
+    acc = 0.0
+    i = 0
+    for j in range(k):
+        while i < m - 1 and acc + np.exp(logw[i] - top) <= target:
+            acc += np.exp(logw[i] - top)
+            i += 1
+        out[j] = i
+        target += step
+    return total * total / sq

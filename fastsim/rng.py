@@ -27,6 +27,11 @@ MAX_SEED = 2**64 - 1
 # ``me`` from deal_key(deal key, KEY_PIMC_BID + me).
 KEY_PIMC_PLAY = 1_000_000
 KEY_PIMC_BID = 2_000_000
+# the strong policies: a card decision draws its candidate worlds from
+# deal_key(deal key, KEY_STRONG_PLAY + 8·t + me), a bid / call / contract choice of ``me``
+# from deal_key(deal key, KEY_STRONG_BID + me), each game's own offsets added to these
+KEY_STRONG_PLAY = 3_000_000
+KEY_STRONG_BID = 4_000_000
 
 
 @njit(cache=True, inline="always")
