@@ -26,7 +26,11 @@ from dataclasses import replace
 import numpy as np
 
 from fastsim.cards import CardError, card_str, codes_of, parse_card
-from fastsim.common import POLICIES as BUILTIN, POLICY_NAMES as BUILTIN_NAMES, RulesError
+from fastsim.common import POLICIES as _BASE, POLICY_STRONG, RulesError
+
+# every built-in policy code of any game (each game's state checks its own list)
+BUILTIN = {**_BASE, "strong": POLICY_STRONG}
+BUILTIN_NAMES = {v: k for k, v in BUILTIN.items()}
 from fastsim.rng import check_seed
 
 __all__ = ["PolicyError", "PolicyState", "is_user_spec", "load_policy", "user_code",
@@ -355,27 +359,22 @@ class BoerenbridgeBidState(_DecisionBeforePlay):
         """The bid the built-in ``policy`` makes here, exactly as the simulator."""
         from fastsim import boerenbridge_nb as nb
         from fastsim.boerenbridge_schema import MAX_SEATS, PIMC_WORLDS, SCORING
-        if policy not in BUILTIN:
-            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(BUILTIN)}")
+        from fastsim.boerenbridge_schema import POLICIES
+        if policy not in POLICIES:
+            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
         hand = self.hand if _hand is None else int(_hand)
         f, p, r = self.forbidden, self.position, self.rules
-        if policy == "heuristic":
-            return int(nb.heuristic_bid_nb(np.int64(hand), np.int64(self.trump), self.n, self.h,
-                                           p, np.int64(sum(self.bids)), np.int64(f),
-                                           self.is_blind))
-        dkey = _dkey(seed, deal)
-        if policy == "random":
-            return int(nb.random_bid_nb(dkey, np.int64(p), np.int64(self.h), np.int64(f)))
-        if self.is_blind and _hand is None:
-            raise RulesError("the simulator's pimc bidder looks at the card in a blind "
+        if policy in ("pimc", "strong") and self.is_blind and _hand is None:
+            raise RulesError(f"the simulator's {policy} bidder looks at the card in a blind "
                              "one-card deal; a policy cannot ask for it")
         bids = np.full(MAX_SEATS, -1, dtype=np.int64)
         bids[:p] = self.bids
-        return int(nb.pimc_bid_nb(dkey, self.n, self.h, p, np.int64(hand), np.int64(self.turned),
-                                  np.int64(self.trump), bids, np.int64(sum(self.bids)),
-                                  np.int64(f), SCORING[r.scoring], bool(r.bauer_bonus),
-                                  bool(r.dealer_rule), self.is_blind,
-                                  np.int64(PIMC_WORLDS if worlds is None else worlds)))
+        return int(nb.policy_bid_nb(BUILTIN[policy], _dkey(seed, deal), self.n, self.h, p,
+                                    np.int64(hand), np.int64(self.turned),
+                                    np.int64(self.trump), bids, np.int64(sum(self.bids)),
+                                    np.int64(f), SCORING[r.scoring], bool(r.bauer_bonus),
+                                    bool(r.dealer_rule), self.is_blind,
+                                    np.int64(PIMC_WORLDS if worlds is None else worlds)))
 
     def __repr__(self):
         return (f"BoerenbridgeBidState(position={self.position}, "

@@ -193,17 +193,11 @@ def _troef_bid(policy, rules, v, seat, seed, deal, worlds):
     trump = np.int64(turned >> 4)
     bid_sum = sum(v.bids[:p])
     f = nb.forbidden_bid_nb(h, bid_sum, rules.dealer_rule) if p == n - 1 else -1
-    pol = POLICIES[policy]
-    dkey = _dkey(seed, deal)
-    if pol == POLICIES["random"]:
-        return int(nb.random_bid_nb(dkey, p, h, f))
-    if pol == POLICIES["pimc"]:
-        bids = np.full(MAX_SEATS, -1, dtype=np.int64)
-        bids[:p] = v.bids[:p]
-        return int(nb.pimc_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f,
-                                  SCORING[rules.scoring], rules.bauer_bonus, rules.dealer_rule,
-                                  False, np.int64(worlds)))
-    return int(nb.heuristic_bid_nb(hand, trump, n, h, p, bid_sum, f, False))
+    bids = np.full(MAX_SEATS, -1, dtype=np.int64)
+    bids[:p] = v.bids[:p]
+    return int(nb.policy_bid_nb(POLICIES[policy], _dkey(seed, deal), n, h, p, hand, turned,
+                                trump, bids, bid_sum, f, SCORING[rules.scoring],
+                                rules.bauer_bonus, rules.dealer_rule, False, np.int64(worlds)))
 
 
 _BOT_CLASS = []

@@ -1,6 +1,7 @@
 """troef pimc against OpenSpiel's IS-MCTS in OpenSpiel's oh_hell (needs the openspiel extra).
 
     python benchmarks/bench_openspiel.py [--deals 200] [--sims 100,1000] [--resampler fair]
+                                         [--policy pimc|strong|heuristic]
 
 Oh Hell with 4 players and 8 cards, dutch scoring (``oh_hell`` with off_bid_penalty and 2
 points a trick), the duplicate match of :func:`analyzer.openspiel_bridge.tournament`: the
@@ -30,6 +31,7 @@ def main(argv=None):
     ap.add_argument("--hand-size", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--worlds", type=int, default=None, help="pimc worlds (default 16)")
+    ap.add_argument("--policy", default="pimc", help="troef's policy (default pimc)")
     a = ap.parse_args(argv)
     from analyzer.openspiel_bridge import tournament
     from fastsim.boerenbridge_schema import RulesError
@@ -40,27 +42,28 @@ def main(argv=None):
         os_name = f"openspiel:ismcts:{sims}" + ("" if a.resampler == "fair"
                                                  else ":openspiel-default")
         cmd = (f"troef tournament boerenbridge --players {a.players} --hand-size {a.hand_size} "
-               f"--variant scoring=dutch --policies pimc,{os_name} --deals {a.deals} "
+               f"--variant scoring=dutch --policies {a.policy},{os_name} --deals {a.deals} "
                f"--seed {a.seed}" + (f" --worlds {a.worlds}" if a.worlds else ""))
         t = time.perf_counter()
         try:
-            r = tournament("boerenbridge", ["pimc", os_name], n=a.deals, seed=a.seed,
+            r = tournament("boerenbridge", [a.policy, os_name], n=a.deals, seed=a.seed,
                            variants=["scoring=dutch"], players=a.players,
                            hand_size=a.hand_size, worlds=a.worlds, threads=1)
         except RulesError as e:
             sys.exit(f"bench_openspiel: {e}")
         wall = time.perf_counter() - t
         d = r["pairs"][0]
-        pimc, ism = r["policies"]
+        mine, ism = r["policies"]
         print(f"\n$ {cmd}")
         print(f"{r['openspiel_game']}: {r['units']} deals x {r['distinct_seatings']} seatings, "
-              f"pimc worlds {r['worlds']}, IS-MCTS {sims} simulations (uct_c {r['uct_c']:g}, "
+              f"troef {a.policy}" + (f" (worlds {r['worlds']})" if r['worlds'] else "")
+              + f", IS-MCTS {sims} simulations (uct_c {r['uct_c']:g}, "
               f"resampler {ism['resampler']}); wall {wall:.0f} s, load average now "
               f"{os.getloadavg()[0]:.2f}")
-        print(f"troef pimc - IS-MCTS per deal: {d['difference']:+.2f} "
+        print(f"troef {a.policy} - IS-MCTS per deal: {d['difference']:+.2f} "
               f"[{d['ci'][0]:+.2f}, {d['ci'][1]:+.2f}]"
               + ("" if d["significant"] else "  (not significant)"))
-        for p in (pimc, ism):
+        for p in (mine, ism):
             print(f"  {p['policy']:<28} mean {p['mean_score']:6.2f} "
                   f"[{p['ci'][0]:.2f}, {p['ci'][1]:.2f}]   exact bids {p['exact_rate']:.3f}   "
                   f"{p['ms_per_decision']:.2f} ms/decision ({p['decisions']:,} decisions)")

@@ -23,7 +23,8 @@ from .trick import trick_key_nb, trick_so_far_nb, NATURAL_ORDER
 from .rng import KEY_PIMC_BID, run_key_nb, deal_key_nb, below_nb, rand_nb, shuffle_nb
 from .bidmodel_nb import CTR_THIN, bid_loglik_nb, uniform_nb
 from .boerenbridge_schema import (
-    POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK, BAUER_BONUS,
+    POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC, POLICY_STRONG, STRONG_BID_WORLDS,
+    STRONG_CANDIDATES, STRONG_SLOPE, STRONG_WORLDS, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK, BAUER_BONUS,
     BLIND_MULTIPLIER, LEADER_BONUS, EARLIER_BIDS_SHIFT, MAX_SEATS,
 )
 
@@ -253,6 +254,48 @@ def pimc_bid_nb(dkey, n, h, me, hand, turned, trump, bids, bid_sum, forbidden, s
     return best
 
 
+# ----------------------------------------------------------------------------- dispatch
+
+@njit(cache=True)
+def policy_bid_nb(pol, dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, scoring, bauer,
+                  dealer_rule, is_blind, worlds):
+    """The bid of policy ``pol`` for position ``p`` (``bids[:p]`` made, summing to
+    ``bid_sum``; ``f`` its forbidden bid or -1): the engine's one bid dispatch, also used
+    by the step-by-step drivers (analyzer.agents, the OpenSpiel bridge)."""
+    if pol == POLICY_RANDOM:
+        return random_bid_nb(dkey, p, h, f)
+    if pol == POLICY_PIMC:
+        return pimc_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, scoring,
+                           bauer, dealer_rule, is_blind, worlds)
+    if pol == POLICY_STRONG:
+        return strong_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, scoring,
+                             bauer, dealer_rule, is_blind, STRONG_BID_WORLDS,
+                             STRONG_CANDIDATES, STRONG_SLOPE)
+    return heuristic_bid_nb(hand, trump, n, h, p, bid_sum, f, is_blind)
+
+
+@njit(cache=True)
+def policy_card_nb(pol, dkey, n, h, p, hand, legal, turned, trump, played, bids, won, t,
+                   leader, tc, j, led, winner, voids, pl_by, scoring, bauer, dealer_rule,
+                   is_blind, worlds):
+    """The card of policy ``pol`` for position ``p``, ``j``-th to the trick ``tc[:j]``
+    (``led`` suit and ``winner`` card so far, -1 when leading; ``pl_by[q]``: the cards
+    position q played): the engine's one card dispatch, also used by the play query."""
+    if pol == POLICY_RANDOM:
+        return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
+    if popcount_nb(legal) > 1:
+        if pol == POLICY_PIMC:
+            return pimc_card_nb(dkey, n, h, p, hand, legal, turned, trump, played, bids, won,
+                                t, leader, tc, j, voids, scoring, bauer,
+                                forbidden_of(n, p, bids, h, dealer_rule), is_blind, worlds)
+        if pol == POLICY_STRONG:
+            return strong_card_nb(dkey, n, h, p, hand, legal, trump, played, bids, won, t,
+                                  leader, tc, j, voids, pl_by, scoring, bauer, dealer_rule,
+                                  is_blind, STRONG_WORLDS, STRONG_CANDIDATES, STRONG_SLOPE)
+    return heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
+                             FULL52 & ~(hand | played))
+
+
 # ----------------------------------------------------------------------------- one deal
 
 @njit(cache=True)
@@ -279,8 +322,8 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_ru
                 worlds, cur, bids, won, scores, rec_cards, rec_lead, rec_win, record):
     """Bid, play and score a dealt deal (per-position arrays). ``bids[p] >= 0`` on entry
     fixes that position's bid; ``-1`` lets its policy bid. ``cur`` is scratch of at least
-    ``3 * MAX_SEATS`` entries (live hands, shown voids, the trick). Returns the forbidden bid
-    or -1."""
+    ``4 * MAX_SEATS`` entries (live hands, shown voids, the trick, the cards each position
+    played). Returns the forbidden bid or -1."""
     is_blind = blind and h == 1
     # bidding
     bid_sum = 0
@@ -292,13 +335,8 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_ru
             f = forbidden
         b = bids[p]
         if b < 0:
-            if pol[p] == POLICY_RANDOM:
-                b = random_bid_nb(dkey, p, h, f)
-            elif pol[p] == POLICY_PIMC:
-                b = pimc_bid_nb(dkey, n, h, p, hands[p], turned, trump, bids, bid_sum, f,
-                                scoring, bauer, dealer_rule, is_blind, worlds)
-            else:
-                b = heuristic_bid_nb(hands[p], trump, n, h, p, bid_sum, f, is_blind)
+            b = policy_bid_nb(pol[p], dkey, n, h, p, hands[p], turned, trump, bids, bid_sum, f,
+                              scoring, bauer, dealer_rule, is_blind, worlds)
         bids[p] = b
         bid_sum += b
         won[p] = 0
@@ -310,6 +348,8 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_ru
     voids = cur[MAX_SEATS:2 * MAX_SEATS]     # scratch, no allocation per deal
     voids[:] = 0
     tc = cur[2 * MAX_SEATS:3 * MAX_SEATS]
+    pl_by = cur[3 * MAX_SEATS:4 * MAX_SEATS]
+    pl_by[:] = 0
     for t in range(h):
         led = -1
         winner = -1
@@ -326,18 +366,17 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_ru
                 legal = hand & suit_mask_nb(led)
                 if legal == 0:
                     legal = hand
-            if pol[p] == POLICY_RANDOM:
-                c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
-            elif pol[p] == POLICY_PIMC and popcount_nb(legal) > 1:
-                c = pimc_card_nb(dkey, n, h, p, hand, legal, turned, trump, played, bids, won,
-                                 t, leader, tc, j, voids, scoring, bauer, forbidden_of(n, p, bids, h, dealer_rule),
-                                 is_blind, worlds)
-            else:
+            if pol[p] == POLICY_HEURISTIC:
                 c = heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
                                       FULL52 & ~(hand | played))
+            else:
+                c = policy_card_nb(pol[p], dkey, n, h, p, hand, legal, turned, trump, played,
+                                   bids, won, t, leader, tc, j, led, winner, voids, pl_by,
+                                   scoring, bauer, dealer_rule, is_blind, worlds)
             if j > 0 and (c >> 4) != led:
                 voids[p] |= 1 << led
             tc[j] = c
+            pl_by[p] |= np.int64(1) << c
             cur[p] = hand & ~(np.int64(1) << c)
             played |= np.int64(1) << c
             if j == 0:
@@ -495,7 +534,7 @@ def bid_query_nb(seed, n, h, my_pos, my_hand, turned, trump, unseen, given,
     for ci in prange(n_chunks):
         deck = np.empty(U, dtype=np.int64)
         hands = np.empty(MAX_SEATS, dtype=np.int64)
-        cur = np.empty(3 * MAX_SEATS, dtype=np.int64)
+        cur = np.empty(4 * MAX_SEATS, dtype=np.int64)
         bids = np.empty(MAX_SEATS, dtype=np.int64)
         won = np.empty(MAX_SEATS, dtype=np.int64)
         scores = np.empty(MAX_SEATS, dtype=np.int64)
@@ -538,3 +577,8 @@ def hand_values_nb(hands, trumps):
     for i in prange(hands.shape[0]):
         out[i] = hand_value_nb(hands[i], trumps[i])
     return out
+
+
+# the strong policy uses the functions above; its module is imported last so that both
+# modules are complete before any kernel compiles (numba resolves the names then)
+from .boerenbridge_strong_nb import strong_bid_nb, strong_card_nb  # noqa: E402

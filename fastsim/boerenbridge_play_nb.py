@@ -7,19 +7,18 @@ heuristic bids equal the bids they made, and finish every world once per candida
 with one policy for everyone (common random numbers: the same worlds for every card).
 
 The card rules themselves are not repeated here: the rollouts call the engine's own
-:func:`fastsim.play_nb.heuristic_play_nb`, :func:`fastsim.play_nb.random_card_nb`,
-:func:`fastsim.boerenbridge_nb.pimc_card_nb` and :func:`fastsim.boerenbridge_nb.rollout_nb`,
-so a query can never drift from the simulator. numpy in, numpy out.
+:func:`fastsim.boerenbridge_nb.policy_card_nb` (the simulator's one card dispatch) and
+:func:`fastsim.boerenbridge_nb.rollout_nb`, so a query can never drift from the simulator.
+numpy in, numpy out.
 """
 import numpy as np
 from numba import njit, prange
 
 from .bits import popcount_nb, suit_mask_nb
 from .boerenbridge_nb import (deal_score_nb, forbidden_bid_nb, forbidden_of, heuristic_bid_nb,
-                              pimc_card_nb, rollout_nb, world_capacity_nb)
-from .boerenbridge_schema import (CTR_PLAY, MAX_SEATS, POLICY_HEURISTIC, POLICY_PIMC,
-                                  POLICY_RANDOM)
-from .play_nb import FULL52, heuristic_play_nb, random_card_nb
+                              policy_card_nb, rollout_nb, world_capacity_nb)
+from .boerenbridge_schema import MAX_SEATS, POLICY_HEURISTIC
+from .play_nb import FULL52, heuristic_play_nb
 from .sample_nb import hidden_deal_nb
 from .rng import below_nb, deal_key_nb, rand_nb, run_key_nb
 from .bidmodel_nb import CTR_THIN, bid_loglik_nb, uniform_nb
@@ -123,11 +122,11 @@ def sample_worlds_nb(seed, n, h, me, hand, played, t, leader, tn, voids, played_
 
 @njit(cache=True)
 def rollout_policy_nb(dkey, n, h, hands, turned, trump, pol, bids, won, played, t0, leader,
-                      tc, tn, voids, scoring, bauer, dealer_rule, is_blind, worlds):
+                      tc, tn, voids, pl_by, scoring, bauer, dealer_rule, is_blind, worlds):
     """Finish a deal from trick ``t0`` led by ``leader`` with ``tc[:tn]`` on the table,
     everyone playing policy ``pol`` exactly as the engine's play loop does
-    (:func:`fastsim.boerenbridge_nb.bid_play_nb`); ``hands``, ``won``, ``voids`` and
-    ``tc`` are updated."""
+    (:func:`fastsim.boerenbridge_nb.bid_play_nb`); ``hands``, ``won``, ``voids``, ``pl_by``
+    (the cards each position played) and ``tc`` are updated."""
     t = t0
     while t < h:
         start = tn if t == t0 else 0
@@ -142,18 +141,13 @@ def rollout_policy_nb(dkey, n, h, hands, turned, trump, pol, bids, won, played, 
                 legal = hand & suit_mask_nb(led)
                 if legal == 0:
                     legal = hand
-            if pol == POLICY_RANDOM:
-                c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
-            elif pol == POLICY_PIMC and popcount_nb(legal) > 1:
-                c = pimc_card_nb(dkey, n, h, p, hand, legal, turned, trump, played, bids, won,
-                                 t, leader, tc, j, voids, scoring, bauer,
-                                 forbidden_of(n, p, bids, h, dealer_rule), is_blind, worlds)
-            else:
-                c = heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
-                                      FULL52 & ~(hand | played))
+            c = policy_card_nb(pol, dkey, n, h, p, hand, legal, turned, trump, played, bids,
+                               won, t, leader, tc, j, led, winner, voids, pl_by, scoring, bauer,
+                               dealer_rule, is_blind, worlds)
             if j > 0 and (c >> 4) != led:
                 voids[p] |= 1 << led
             tc[j] = c
+            pl_by[p] |= np.int64(1) << c
             hands[p] = hand & ~(np.int64(1) << c)
             played |= np.int64(1) << c
             if j == 0:
@@ -243,6 +237,7 @@ def play_query_policy_nb(seed, n, h, me, hand, cards, turned, trump, played, bid
         hands2 = np.empty(MAX_SEATS, dtype=np.int64)
         won2 = np.empty(MAX_SEATS, dtype=np.int64)
         voids2 = np.empty(MAX_SEATS, dtype=np.int64)
+        pl_by2 = np.empty(MAX_SEATS, dtype=np.int64)
         tc2 = np.empty(MAX_SEATS, dtype=np.int64)
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             wkey = deal_key_nb(rkey, deals[i])
@@ -269,8 +264,11 @@ def play_query_policy_nb(seed, n, h, me, hand, cards, turned, trump, played, bid
                 if pol == POLICY_HEURISTIC:
                     rollout_nb(n, h, hands2, trump, bids, won2, pl, t, leader, tc2, tn + 1)
                 else:
+                    for q in range(n):
+                        pl_by2[q] = played_by[q]
+                    pl_by2[me] |= np.int64(1) << c
                     rollout_policy_nb(pkey, n, h, hands2, turned, trump, pol, bids, won2, pl,
-                                      t, leader, tc2, tn + 1, voids2, scoring, bauer,
+                                      t, leader, tc2, tn + 1, voids2, pl_by2, scoring, bauer,
                                       dealer_rule, is_blind, worlds)
                 out_tricks[i, k] = won2[me]
                 out_scores[i, k] = deal_score_nb(bids[me], won2[me], scoring, bauer_me,
@@ -279,20 +277,16 @@ def play_query_policy_nb(seed, n, h, me, hand, cards, turned, trump, played, bid
 
 @njit(cache=True)
 def decide_card_nb(pol, seed, deal, n, h, p, hand, legal, turned, trump, played, bids, won, t,
-                   leader, tc, tn, voids, scoring, bauer, forbidden, is_blind, worlds):
+                   leader, tc, tn, voids, pl_by, scoring, bauer, dealer_rule, is_blind, worlds):
     """The card policy ``pol`` plays for position ``p`` with ``tc[:tn]`` on the table: the
-    same branch, with the same arguments, as the engine's play loop
-    (:func:`fastsim.boerenbridge_nb.bid_play_nb`); ``seed`` and ``deal`` (the global deal
-    index) give the deal's key as in the simulator."""
+    engine's own dispatch (:func:`fastsim.boerenbridge_nb.policy_card_nb`) with the same
+    arguments; ``seed`` and ``deal`` (the global deal index) give the deal's key as in the
+    simulator."""
     dkey = deal_key_nb(run_key_nb(seed), deal)
     led, winner, _, _, _ = trick_so_far_nb(tc, tn, leader, n, trump, NATURAL_ORDER)
-    if pol == POLICY_RANDOM:
-        return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
-    if pol == POLICY_PIMC and popcount_nb(legal) > 1:
-        return pimc_card_nb(dkey, n, h, p, hand, legal, turned, trump, played, bids, won, t,
-                            leader, tc, tn, voids, scoring, bauer, forbidden, is_blind, worlds)
-    return heuristic_play_nb(hand, tn, n, led, winner, trump, bids[p] - won[p],
-                             FULL52 & ~(hand | played))
+    return policy_card_nb(pol, dkey, n, h, p, hand, legal, turned, trump, played, bids, won, t,
+                          leader, tc, tn, led, winner, voids, pl_by, scoring, bauer,
+                          dealer_rule, is_blind, worlds)
 
 
 @njit(cache=True)

@@ -17,8 +17,17 @@ MAX_SEATS = 8  # array width for per-seat scratch
 MAX_SCHEDULE = 32767   # deals per game: deal_no and the per-game exact counts are int16
 
 # policies (per seat)
-from .common import (PIMC_WORLDS, POLICIES, POLICY_HEURISTIC, POLICY_NAMES,  # noqa: E402,F401
-                     POLICY_PIMC, POLICY_RANDOM)
+from .common import (PIMC_WORLDS, POLICIES as _BASE_POLICIES, POLICY_HEURISTIC,  # noqa: E402,F401
+                     POLICY_PIMC, POLICY_RANDOM, POLICY_STRONG)
+POLICIES = {**_BASE_POLICIES, "strong": POLICY_STRONG}
+POLICY_NAMES = {v: k for k, v in POLICIES.items()}
+
+# the strong policy (fastsim/boerenbridge_strong_nb.py): worlds per card and per bid, the
+# candidates drawn per world kept, the soft bidder's slope that weighs them
+STRONG_WORLDS = 128
+STRONG_BID_WORLDS = 256
+STRONG_CANDIDATES = 4
+STRONG_SLOPE = 1.0
 
 # scoring modes
 SCORING = {"standard": 0, "hard": 1, "dutch": 2}

@@ -100,6 +100,29 @@ def list_cards_nb(mask, out):
     return k
 
 
+@njit(cache=True)
+def distinct_cards_nb(legal, unseen, out):
+    """The cards of ``legal`` into ``out`` in increasing code, less those equivalent to a
+    lower one: a card whose next lower legal card of the same suit has no ``unseen`` card
+    between them (every card between is played or in the same hand) wins and loses exactly
+    the same tricks in every continuation, so only the lowest of such a run is kept. Natural
+    rank order within a suit (codes suit·16 + rank). Returns how many."""
+    k = 0
+    prev = -1
+    while legal:
+        c = lowest_nb(legal)
+        legal &= legal - 1
+        if prev >= 0 and (prev >> 4) == (c >> 4):
+            between = ((np.int64(1) << c) - 1) & ~((np.int64(1) << (prev + 1)) - 1)
+            if (between & unseen) == 0:
+                prev = c
+                continue
+        out[k] = c
+        k += 1
+        prev = c
+    return k
+
+
 @njit(cache=True, inline="always")
 def best_index_nb(totals, n):
     """Index of the largest of ``totals[:n]`` (ties: the first)."""

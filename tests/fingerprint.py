@@ -57,6 +57,9 @@ def _results():
         cases.append((f"bb-deals-{pol}", bb.simulate(r, 300 if pol != "pimc" else 40, seed=7,
                                                      policies=bb.parse_seat_policies(4, pol),
                                                      record=True, worlds=4)))
+    r = bb.build_rules(players=4, hand_size=6, variants=("scoring=dutch",))
+    cases.append(("bb-deals-strong", bb.simulate(r, 4, seed=7, record=True,
+                                                 policies=bb.parse_seat_policies(4, "strong", ("1=pimc",)))))
     r = bb.build_rules(players=5, schedule="short", variants=("scoring=dutch", "bauer_bonus"))
     cases.append(("bb-games-5-dutch", bb.simulate(r, 30, seed=3, record=True)))
     r = bb.build_rules(players=3, hand_size=1, variants=("blind_one_card",), first_dealer=1)

@@ -50,11 +50,28 @@ def test_invariants(players, variants, policy):
         pols = bb.parse_seat_policies(players, "heuristic", [f"{s}=random" for s in range(0, players, 2)])
     else:
         pols = bb.parse_seat_policies(players, policy)
-    res = bb.simulate(rules, 60, seed=11, policies=pols, record=True)
+    check_invariants(rules, pols, 60)
+
+
+STRONG_SETUPS = [(4, []), (3, ["bauer_bonus", "scoring=dutch"]), (5, ["no_trump_rounds=2,3"]),
+                 (4, ["blind_one_card", "dealer_rule=off"]), (2, ["two_player"])]
+
+
+@pytest.mark.parametrize("players,variants", STRONG_SETUPS,
+                         ids=[f"{p}p-{'+'.join(v) or 'plain'}" for p, v in STRONG_SETUPS])
+def test_invariants_with_strong_seats(players, variants):
+    """The strong policy (every other seat, the rest pimc and heuristic) keeps every rule."""
+    rules = bb.build_rules(players=players, variants=variants, first_dealer=players - 1)
+    seats = [f"{s}=strong" for s in range(0, players, 2)] + ["1=pimc"]
+    check_invariants(rules, bb.parse_seat_policies(players, "heuristic", seats), 2)
+
+
+def check_invariants(rules, pols, games):
+    res = bb.simulate(rules, games, seed=11, policies=pols, record=True)
     d = res.deals
-    n = players
+    n = rules.players
     K = len(rules.schedule)
-    assert len(d["deal"]) == 60 * K
+    assert len(d["deal"]) == games * K
     for r, rec in enumerate(deal_records(res)):
         k = r % K
         h = rules.schedule[k]
@@ -113,12 +130,12 @@ def test_invariants(players, variants, policy):
                                                        forb, h)
     # whole-game totals and winners
     g = res.games
-    scores = d["scores"].reshape(60, K, n).astype(np.int64)
-    exact = (d["bids"] == d["tricks"]).reshape(60, K, n).sum(axis=1)
+    scores = d["scores"].reshape(games, K, n).astype(np.int64)
+    exact = (d["bids"] == d["tricks"]).reshape(games, K, n).sum(axis=1)
     assert (g["totals"] == scores.sum(axis=1)).all()
     assert (g["exact"] == exact).all()
     assert (g["best"] == scores.max(axis=1)).all()
-    for gi in range(60):
+    for gi in range(games):
         keys = [(g["totals"][gi, s], g["exact"][gi, s], g["best"][gi, s]) for s in range(n)]
         top = max(keys)
         assert [bool(x) for x in g["winners"][gi]] == [k == top for k in keys]

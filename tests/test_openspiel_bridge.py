@@ -46,6 +46,7 @@ def test_card_codes_match_openspiel(ob):
     (4, 8, 0, ["heuristic"] * 4, 11),
     (3, 5, 2, ["pimc", "heuristic", "random"], 5),
     (5, 6, 3, ["random", "pimc", "heuristic", "heuristic", "pimc"], 123456789),
+    (4, 5, 1, ["strong", "heuristic", "pimc", "strong"], 7),
 ])
 def test_troef_policies_play_the_same_in_openspiel(ob, n, h, dealer, seat_policies, seed):
     """Every seat a troef policy as a pyspiel.Bot in oh_hell, on troef's deals: every bid,

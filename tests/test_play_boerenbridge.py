@@ -531,7 +531,7 @@ def test_small_heuristic_kernels_equal_the_general_ones(monkeypatch):
         general = pq.decide_card_nb(POLICIES["heuristic"], np.uint64(0), np.int64(0), s.n, s.h,
                                     s.position, a["hand"], np.int64(s._legal_mask()), s.turned,
                                     s.trump, a["played"], a["bids"], a["won"], s.t, s.leader,
-                                    a["tc"], a["tn"], a["voids"], 0, r.bauer_bonus, s.forbidden,
-                                    s.is_blind, np.int64(4))
+                                    a["tc"], a["tn"], a["voids"], a["played_by"], 0,
+                                    r.bauer_bonus, r.dealer_rule, s.is_blind, np.int64(4))
         assert general == card
         assert play_query(None, None, None, None, None, state=s, samples=50) == out

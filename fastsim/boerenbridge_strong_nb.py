@@ -1,0 +1,190 @@
+"""Boerenbridge's ``strong`` policy: pimc whose worlds are drawn from what the bidding said.
+
+``pimc`` samples worlds that agree with what its player has *seen* (cards, shown voids).
+``strong`` also weighs what the others *bid*: it draws ``cand × worlds`` candidate worlds,
+gives each the likelihood of every other player's bid under the soft heuristic bidder of
+:mod:`fastsim.bidmodel_nb` (the bid the heuristic makes on that player's hand as dealt —
+its hidden cards in the world plus the cards it has played — with slope ``lam``),
+resamples ``worlds`` of them in proportion (:func:`fastsim.pimc_nb.resample_nb`) and
+scores every legal card or bid on those by finishing the deal with the heuristic for
+everyone (common random numbers); of cards that are equivalent (adjacent in rank once the
+cards between them are gone) only the lowest is scored, and played. A bid decision weighs the bids made before it the same
+way. The objective is the player's own deal score, as for pimc.
+
+Keys: a card decision of ``me`` at trick ``t`` draws from
+``deal_key(deal key, KEY_STRONG_PLAY + 8·t + me)``, a bid from
+``deal_key(deal key, KEY_STRONG_BID + me)`` (fastsim.rng), so results are bit-identical for
+any thread count. Compiled; numpy arrays and scalars in, a card or bid out.
+"""
+import numpy as np
+from numba import njit
+
+from .bidmodel_nb import bid_loglik_nb
+from .boerenbridge_nb import (deal_score_nb, forbidden_bid_nb, heuristic_bid_nb, rollout_nb,
+                              world_capacity_nb, sample_world_nb)
+from .boerenbridge_schema import MAX_SEATS
+from .pimc_nb import distinct_cards_nb, draw_world_nb, resample_nb
+from .play_nb import FULL52
+from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb
+
+
+@njit(cache=True)
+def bids_loglik_nb(n, h, me, upto, dealt, trump, bids, dealer_rule, is_blind, lam):
+    """log P(the bids of positions ``0..upto-1`` other than ``me`` | their dealt hands
+    ``dealt[q]``) under the soft heuristic bidder with slope ``lam``."""
+    lw = 0.0
+    s = 0
+    for q in range(upto):
+        f = forbidden_bid_nb(h, s, dealer_rule) if q == n - 1 else -1
+        if q != me:
+            hb = heuristic_bid_nb(dealt[q], trump, n, h, q, s, f, is_blind)
+            lw += bid_loglik_nb(bids[q], hb, h, f, lam)
+        s += bids[q]
+    return lw
+
+
+@njit(cache=True)
+def card_worlds_nb(key, n, h, me, hand, unseen, t, leader, tn, voids, pl_by, trump, bids,
+                   dealer_rule, is_blind, worlds, cand, lam, out):
+    """The worlds of a strong card decision: ``cand × worlds`` candidates drawn from ``key``
+    (as pimc draws its worlds), weighed by the likelihood of everyone else's bid under the
+    soft bidder with slope ``lam`` (0: no weighting; ``inf``: the exact heuristic) on the
+    hand each held as dealt (``out`` hidden cards plus ``pl_by`` played ones), and
+    ``worlds`` of them resampled into ``out[:worlds]``. Returns the Kish effective sample
+    size of the candidates' weights (0.0: none fits the bids, the candidates are taken
+    unweighted)."""
+    cap = world_capacity_nb(n, h, me, unseen, t, leader, tn)
+    m = cand * worlds
+    cw = np.empty((m, MAX_SEATS), dtype=np.int64)
+    logw = np.zeros(m, dtype=np.float64)
+    dealt = np.empty(MAX_SEATS, dtype=np.int64)
+    for i in range(m):
+        draw_world_nb(deal_key_nb(key, i), n, me, hand, unseen, cap, voids, cw[i])
+        if lam > 0.0:
+            for q in range(n):
+                dealt[q] = cw[i, q] | pl_by[q]
+            logw[i] = bids_loglik_nb(n, h, me, n, dealt, trump, bids, dealer_rule, is_blind,
+                                     lam)
+    idx = np.empty(worlds, dtype=np.int64)
+    ess = resample_nb(key, logw, m, worlds, idx)
+    for w in range(worlds):
+        for q in range(MAX_SEATS):
+            out[w, q] = cw[idx[w], q]
+    return ess
+
+
+@njit(cache=True)
+def strong_card_nb(dkey, n, h, me, hand, legal, trump, played, bids, won, t, leader, tc, tn,
+                   voids, pl_by, scoring, bauer, dealer_rule, is_blind, worlds, cand, lam):
+    """The strong policy's card for position ``me`` (``pl_by[q]``: the cards position q has
+    played so far; everything else as :func:`fastsim.boerenbridge_nb.pimc_card_nb`)."""
+    unseen = FULL52 & ~(hand | played)
+    cards = np.empty(13, dtype=np.int64)
+    n_legal = distinct_cards_nb(legal, unseen, cards)
+    if n_legal == 1:
+        return cards[0]
+    ws = np.empty((worlds, MAX_SEATS), dtype=np.int64)
+    card_worlds_nb(deal_key_nb(dkey, KEY_STRONG_PLAY + t * 8 + me), n, h, me, hand, unseen, t,
+                   leader, tn, voids, pl_by, trump, bids, dealer_rule, is_blind, worlds, cand,
+                   lam, ws)
+    forbidden_last = bids_forbidden_nb(n, h, bids, dealer_rule)
+    totals = np.zeros(13, dtype=np.int64)
+    hands2 = np.empty(MAX_SEATS, dtype=np.int64)
+    won2 = np.empty(MAX_SEATS, dtype=np.int64)
+    tc2 = np.empty(MAX_SEATS, dtype=np.int64)
+    for w in range(worlds):
+        for k in range(n_legal):
+            c = cards[k]
+            for q in range(n):
+                hands2[q] = ws[w, q]
+                won2[q] = won[q]
+            hands2[me] = hand & ~(np.int64(1) << c)
+            for j in range(tn):
+                tc2[j] = tc[j]
+            tc2[tn] = c
+            rollout_nb(n, h, hands2, trump, bids, won2, played | (np.int64(1) << c), t, leader,
+                       tc2, tn + 1)
+            totals[k] += deal_score_nb(bids[me], won2[me], scoring, bauer and me == n - 1,
+                                       forbidden_last if me == n - 1 else -1, is_blind)
+    best = 0
+    for k in range(1, n_legal):
+        if totals[k] > totals[best]:
+            best = k
+    return cards[best]
+
+
+@njit(cache=True, inline="always")
+def bids_forbidden_nb(n, h, bids, dealer_rule):
+    """The dealer's forbidden bid once the others have bid (−1: none)."""
+    s = 0
+    for q in range(n - 1):
+        s += bids[q]
+    return forbidden_bid_nb(h, s, dealer_rule)
+
+
+@njit(cache=True)
+def bid_worlds_nb(key, n, h, me, hand, turned, trump, bids, dealer_rule, is_blind, worlds,
+                  cand, lam, out):
+    """The worlds of a strong bid: ``cand × worlds`` deals of the cards ``me`` cannot see
+    (only ``worlds`` for the first bidder, who has nothing to condition on), weighed by the
+    likelihood of the bids ``bids[:me]`` already made under the soft bidder with slope
+    ``lam``, and ``worlds`` of them resampled into ``out[:worlds]``. Returns the Kish
+    effective sample size (0.0: none fits, the candidates are taken unweighted)."""
+    unseen = FULL52 & ~(hand | (np.int64(1) << turned))
+    m = cand * worlds if me > 0 else worlds
+    cw = np.empty((m, MAX_SEATS), dtype=np.int64)
+    logw = np.zeros(m, dtype=np.float64)
+    novoids = np.zeros(MAX_SEATS, dtype=np.int64)
+    for i in range(m):
+        sample_world_nb(deal_key_nb(key, i), n, h, me, hand, unseen, 0, 0, 0, novoids, cw[i])
+        if lam > 0.0 and me > 0:
+            logw[i] = bids_loglik_nb(n, h, me, me, cw[i], trump, bids, dealer_rule, is_blind,
+                                     lam)
+    idx = np.empty(worlds, dtype=np.int64)
+    ess = resample_nb(key, logw, m, worlds, idx)
+    for w in range(worlds):
+        for q in range(MAX_SEATS):
+            out[w, q] = cw[idx[w], q]
+    return ess
+
+
+@njit(cache=True)
+def strong_bid_nb(dkey, n, h, me, hand, turned, trump, bids, bid_sum, forbidden, scoring,
+                  bauer, dealer_rule, is_blind, worlds, cand, lam):
+    """The strong policy's bid for position ``me``: every legal bid scored on ``worlds``
+    worlds resampled from ``cand × worlds`` candidates by the likelihood of the bids made
+    before it (``bids[:me]``); the later players bid with the heuristic and everyone plays
+    the heuristic (as :func:`fastsim.boerenbridge_nb.pimc_bid_nb`)."""
+    ws = np.empty((worlds, MAX_SEATS), dtype=np.int64)
+    bid_worlds_nb(deal_key_nb(dkey, KEY_STRONG_BID + me), n, h, me, hand, turned, trump, bids,
+                  dealer_rule, is_blind, worlds, cand, lam, ws)
+    hands2 = np.empty(MAX_SEATS, dtype=np.int64)
+    won2 = np.zeros(MAX_SEATS, dtype=np.int64)
+    bids2 = np.empty(MAX_SEATS, dtype=np.int64)
+    tc2 = np.empty(MAX_SEATS, dtype=np.int64)
+    totals = np.zeros(h + 1, dtype=np.int64)
+    for w in range(worlds):
+        world = ws[w]
+        for b in range(h + 1):
+            if b == forbidden:
+                continue
+            s = bid_sum + b
+            for q in range(n):
+                bids2[q] = bids[q] if q < me else -1
+            bids2[me] = b
+            for q in range(me + 1, n):
+                f = forbidden_bid_nb(h, s, dealer_rule) if q == n - 1 else -1
+                bids2[q] = heuristic_bid_nb(world[q], trump, n, h, q, s, f, is_blind)
+                s += bids2[q]
+            for q in range(n):
+                hands2[q] = world[q]
+                won2[q] = 0
+            rollout_nb(n, h, hands2, trump, bids2, won2, np.int64(1) << turned, 0, 0, tc2, 0)
+            fb = forbidden if me == n - 1 else -1
+            totals[b] += deal_score_nb(b, won2[me], scoring, bauer and me == n - 1, fb,
+                                       is_blind)
+    best = -1
+    for b in range(h + 1):
+        if b != forbidden and (best < 0 or totals[b] > totals[best]):
+            best = b
+    return best

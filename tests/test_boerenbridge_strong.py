@@ -1,0 +1,218 @@
+"""Boerenbridge's strong policy: worlds that agree with the bidding, equivalent cards, the
+policy inside the simulator, the step-by-step drivers and the OpenSpiel bridge."""
+import numpy as np
+import pytest
+
+from fastsim import boerenbridge as bb
+from fastsim import boerenbridge_nb as nb
+from fastsim import boerenbridge_strong_nb as st
+from fastsim.boerenbridge_schema import MAX_SEATS, STRONG_CANDIDATES
+from fastsim.pimc_nb import distinct_cards_nb
+from fastsim.play_nb import FULL52
+
+
+def _positions(n=4, h=8, deals=12, seed=5, variants=()):
+    """Mid-deal positions of recorded heuristic deals: (n, h, me, hand now, played, bids,
+    won, t, leader, tc, tn, voids, played_by, trump, true hands now)."""
+    rules = bb.build_rules(players=n, hand_size=h, variants=list(variants))
+    res = bb.simulate(rules, deals, seed=seed, record=True)
+    d, play = res.deals, res.play
+    out = []
+    for r in range(deals):
+        dealer = int(d["dealer"][r])
+        hands = [int(d["hands"][r][(dealer + 1 + p) % n]) for p in range(n)]
+        bids = np.full(MAX_SEATS, -1, dtype=np.int64)
+        bids[:n] = [int(d["bids"][r][(dealer + 1 + p) % n]) for p in range(n)]
+        turned, trump = int(d["trump_card"][r]), int(d["trump"][r])
+        cur = list(hands)
+        played = 1 << turned
+        won = np.zeros(MAX_SEATS, dtype=np.int64)
+        voids = np.zeros(MAX_SEATS, dtype=np.int64)
+        pl_by = np.zeros(MAX_SEATS, dtype=np.int64)
+        for t in range(h):
+            leader = int(play["leader"][r, t])
+            tc = np.zeros(MAX_SEATS, dtype=np.int64)
+            for j in range(n):
+                p = (leader + j) % n
+                if (r + t + j) % 5 == 0:
+                    out.append((n, h, p, cur[p], played, bids.copy(), won.copy(), t, leader,
+                                tc.copy(), j, voids.copy(), pl_by.copy(), trump, list(cur)))
+                c = int(play["cards"][r, t, j])
+                if j and c >> 4 != tc[0] >> 4:
+                    voids[p] |= 1 << int(tc[0] >> 4)
+                tc[j] = c
+                cur[p] &= ~(1 << c)
+                pl_by[p] |= 1 << c
+                played |= 1 << c
+            won[int(play["winner"][r, t])] += 1
+    return out
+
+
+def _rebid(n, h, dealt, trump, bids, dealer_rule=True):
+    """Every position's heuristic bid on its dealt hand, after the recorded bids before it."""
+    s, got = 0, []
+    for q in range(n):
+        f = int(nb.forbidden_bid_nb(h, s, dealer_rule)) if q == n - 1 else -1
+        got.append(int(nb.heuristic_bid_nb(np.int64(dealt[q]), np.int64(trump), n, h, q, s, f,
+                                           False)))
+        s += int(bids[q])
+    return got
+
+
+def test_deterministic_bidder_worlds_rebid_exactly():
+    """With the exact heuristic bidder (slope inf) every world a card decision keeps gives
+    every other player the hand on which the heuristic bids exactly what they bid; with no
+    weighting (slope 0) some worlds do not (so the weighting is what does it)."""
+    kept = contradicted = 0
+    for (n, h, me, hand, played, bids, won, t, leader, tc, tn, voids, pl_by, trump,
+         _) in _positions():
+        unseen = np.int64(FULL52 & ~(hand | played))
+        for lam, worlds in ((np.inf, 16), (0.0, 16)):
+            out = np.zeros((worlds, MAX_SEATS), dtype=np.int64)
+            ess = st.card_worlds_nb(np.uint64(77 + t), n, h, me, np.int64(hand), unseen, t,
+                                    leader, tn, voids, pl_by, np.int64(trump), bids, True,
+                                    False, worlds, STRONG_CANDIDATES, lam, out)
+            for w in range(worlds):
+                dealt = [int(out[w, q]) | int(pl_by[q]) for q in range(n)]
+                assert dealt[me] == hand | int(pl_by[me])
+                others = [q for q in range(n) if q != me]
+                agree = all(_rebid(n, h, dealt, trump, bids)[q] == bids[q] for q in others)
+                if lam == np.inf and ess > 0:
+                    assert agree, (me, t, w)
+                    kept += 1
+                if lam == 0.0:
+                    assert ess == pytest.approx(worlds * STRONG_CANDIDATES)
+                    contradicted += not agree
+    assert kept > 500 and contradicted > 100
+
+
+def test_bid_worlds_agree_with_the_earlier_bids():
+    rules = bb.build_rules(players=5, hand_size=6)
+    res = bb.simulate(rules, 20, seed=9)
+    d = res.deals
+    kept = 0
+    for r in range(20):
+        dealer = int(d["dealer"][r])
+        hands = [int(d["hands"][r][(dealer + 1 + p) % 5]) for p in range(5)]
+        bids = np.full(MAX_SEATS, -1, dtype=np.int64)
+        bids[:5] = [int(d["bids"][r][(dealer + 1 + p) % 5]) for p in range(5)]
+        trump, turned = int(d["trump"][r]), int(d["trump_card"][r])
+        for me in range(1, 5):
+            out = np.zeros((8, MAX_SEATS), dtype=np.int64)
+            ess = st.bid_worlds_nb(np.uint64(r), 5, 6, me, np.int64(hands[me]), turned,
+                                   np.int64(trump), bids, True, False, 8, 4, np.inf, out)
+            for w in range(8):
+                assert out[w, me] == hands[me]
+                assert not int(np.bitwise_or.reduce(out[w, :5])) >> turned & 1
+                if ess > 0:
+                    got = _rebid(5, 6, [int(x) for x in out[w, :5]], trump, bids)
+                    assert got[:me] == [int(b) for b in bids[:me]]
+                    kept += 1
+    assert kept >= 20 * 4 * 8 // 2
+
+
+def test_world_cards_are_the_unseen_ones():
+    """Every world gives each other player exactly its number of hidden cards, all unseen,
+    none twice, none of a suit it showed void in."""
+    for (n, h, me, hand, played, bids, won, t, leader, tc, tn, voids, pl_by, trump,
+         true_now) in _positions(n=5, h=7, deals=6, seed=3):
+        unseen = int(FULL52 & ~(hand | played))
+        out = np.zeros((32, MAX_SEATS), dtype=np.int64)
+        st.card_worlds_nb(np.uint64(t), n, h, me, np.int64(hand), np.int64(unseen), t, leader,
+                          tn, voids, pl_by, np.int64(trump), bids, True, False, 32, 4, 1.0, out)
+        for w in range(32):
+            seen = 0
+            for q in range(n):
+                x = int(out[w, q])
+                if q == me:
+                    assert x == hand
+                    continue
+                assert bin(x).count("1") == bin(true_now[q]).count("1")
+                assert x & ~unseen == 0 and x & seen == 0
+                seen |= x
+                for s in range(4):
+                    if voids[q] >> s & 1:
+                        assert x >> (16 * s) & 0x1FFF == 0
+
+
+def _distinct_naive(legal, unseen):
+    cards = [c for c in range(64) if legal >> c & 1]
+    out = []
+    for i, c in enumerate(cards):
+        if i and cards[i - 1] >> 4 == c >> 4 and not any(
+                unseen >> x & 1 for x in range(cards[i - 1] + 1, c)):
+            continue
+        out.append(c)
+    return out
+
+
+def test_distinct_cards_keeps_one_card_of_each_run():
+    rng = np.random.default_rng(1)
+    buf = np.empty(13, dtype=np.int64)
+    for _ in range(3000):
+        perm = rng.permutation(52)
+        codes = [16 * (c // 13) + c % 13 for c in perm]
+        k = int(rng.integers(1, 13))
+        legal = sum(1 << c for c in codes[:k])
+        unseen = sum(1 << c for c in codes[k:k + int(rng.integers(0, 40))])
+        m = distinct_cards_nb(np.int64(legal), np.int64(unseen), buf)
+        assert list(buf[:m]) == _distinct_naive(legal, unseen)
+
+
+def test_equivalent_cards_lead_to_the_same_deal():
+    """Playing either card of an equivalent pair and finishing the deal with the heuristic
+    gives everyone the same tricks in every world (what lets strong score only one)."""
+    pairs = 0
+    buf = np.empty(13, dtype=np.int64)
+    for (n, h, me, hand, played, bids, won, t, leader, tc, tn, voids, pl_by, trump,
+         true_now) in _positions(deals=40, seed=8):
+        led = tc[0] >> 4 if tn else -1
+        legal = hand
+        if tn and hand & (0xFFFF << (16 * int(led))):
+            legal = hand & (0xFFFF << (16 * int(led)))
+        unseen = int(FULL52 & ~(hand | played))
+        m = distinct_cards_nb(np.int64(legal), np.int64(unseen), buf)
+        kept = set(int(x) for x in buf[:m])
+        for c in (x for x in range(64) if legal >> x & 1 and x not in kept):
+            rep = max(k for k in kept if k < c and k >> 4 == c >> 4)
+            results = []
+            for card in (rep, c):
+                hands2 = np.zeros(MAX_SEATS, dtype=np.int64)
+                hands2[:n] = true_now
+                hands2[me] &= ~(1 << card)
+                won2 = won.copy()
+                tc2 = tc.copy()
+                tc2[tn] = card
+                nb.rollout_nb(n, h, hands2, np.int64(trump), bids, won2,
+                              np.int64(played | (1 << card)), t, leader, tc2, tn + 1)
+                results.append(list(won2[:n]))
+            assert results[0] == results[1]
+            pairs += 1
+    assert pairs > 20
+
+
+def test_strong_in_the_simulator_is_reproducible_and_differs_from_pimc():
+    rules = bb.build_rules(players=4, hand_size=6, variants=["scoring=dutch"])
+    pols = bb.parse_seat_policies(4, "strong", ["1=pimc", "3=heuristic"])
+    a = bb.simulate(rules, 12, seed=4, policies=pols, record=True, threads=1)
+    b = bb.simulate(rules, 12, seed=4, policies=pols, record=True, threads=2)
+    for k in a.deals:
+        assert np.array_equal(a.deals[k], b.deals[k]), k
+    assert np.array_equal(a.play["cards"], b.play["cards"])
+    c = bb.simulate(rules, 12, seed=4, policies=bb.parse_seat_policies(4, "pimc", ["1=pimc", "3=heuristic"]),
+                    record=True, threads=1)
+    assert not np.array_equal(a.play["cards"], c.play["cards"])
+
+
+def test_the_step_by_step_driver_plays_strong_as_the_simulator():
+    """analyzer.agents drives every decision through the information states: with only
+    built-in policies it must reproduce the compiled simulator exactly."""
+    from analyzer import agents
+    rules = bb.build_rules(players=4, hand_size=5)
+    pols = bb.parse_seat_policies(4, "heuristic", ["0=strong", "2=strong", "1=pimc"])
+    sim = bb.simulate(rules, 3, seed=12, policies=pols, record=True, game_start=2)
+    drv = agents.simulate_boerenbridge(rules, 3, seed=12, policies=pols, game_start=2,
+                                       record=True)
+    for k in sim.deals:
+        assert np.array_equal(sim.deals[k], drv.deals[k]), k
+    assert np.array_equal(sim.play["cards"], drv.play["cards"])
