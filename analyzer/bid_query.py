@@ -15,7 +15,7 @@ from fastsim.cards import CardError, card_str, mask_of, parse_card, parse_cards,
 from .evidence import (NA, check_bid_model, bid_slope, describe_model, draw_weights, gate_ci,
                        sample_line, thin, warnings, weight_stats)
 from .infostate import weighted_summary
-from .stats_core import check_query, check_worlds
+from .stats_core import check_query, check_worlds, default_samples
 from . import limits
 
 DEFAULT_SAMPLES = 20_000
@@ -34,10 +34,12 @@ def parse_bids(text):
     return [int(x) for x in text]
 
 
-def bid_query(players, hand, trump_card, position, bids_before=None, samples=DEFAULT_SAMPLES,
+def bid_query(players, hand, trump_card, position, bids_before=None, samples=None,
               policy="heuristic", variants=(), seed=0, notation="en", threads=None,
               worlds=PIMC_WORLDS, bid_model=None):
-    """Answer the bid query; returns a dict (the ``--json`` shape plus a few extras)."""
+    """Answer the bid query; returns a dict (the ``--json`` shape plus a few extras).
+    ``samples``: default 20,000 (300 when the others play ``strong``)."""
+    samples = default_samples(samples, policy, DEFAULT_SAMPLES)
     codes = parse_cards(hand, notation) if isinstance(hand, str) else list(hand)
     h = len(codes)
     if h == 0:

@@ -23,6 +23,7 @@ from fastsim.boerenbridge_schema import (MAX_SEATS, PIMC_WORLDS, POLICIES, SCORI
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
+from .stats_core import default_samples
 from .evidence import bid_slope, check_bid_model, draw_weights, finish_play, thin, weight_stats
 from .infostate import record_card, check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_bid_list, parse_history, weighted_summary, ess
 
@@ -288,9 +289,8 @@ class BoerenbridgeInfoState:
         c = pq.decide_card_nb(POLICIES[policy], check_seed(seed), np.int64(deal), self.n, self.h, p, a["hand"],
                               np.int64(self._legal_mask()), self.turned, self.trump,
                               a["played"], a["bids"], a["won"], self.t, self.leader, a["tc"],
-                              a["tn"], a["voids"].copy(), SCORING[r.scoring], r.bauer_bonus,
-                              self.forbidden if p == self.n - 1 else -1, self.is_blind,
-                              np.int64(worlds))
+                              a["tn"], a["voids"].copy(), a["played_by"], SCORING[r.scoring],
+                              r.bauer_bonus, r.dealer_rule, self.is_blind, np.int64(worlds))
         return int(c)
 
     # ------------------------------------------------------------------ text
@@ -490,7 +490,7 @@ def _draw(state, a, cards, samples, condition, lam, pol, worlds, seed_u):
             int(np.isfinite(logw).sum()))
 
 
-def play_query(players, hand, trump_card, position, bids, history="", samples=DEFAULT_SAMPLES,
+def play_query(players, hand, trump_card, position, bids, history="", samples=None,
                policy="heuristic", worlds=PIMC_WORLDS, seed=0, threads=None, notation="en",
                variants=(), hand_size=None, condition_bids=None, state=None, bid_model=None):
     """Score every legal card of the player to move; returns a JSON-able dict.
@@ -505,8 +505,10 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=DE
     only worlds in which the others' heuristic bids equal their actual bids; then, by
     default, when fewer than a tenth of ``samples`` pass within the draw budget, the bids
     are not used and ``note`` says so; ``condition_bids=True`` keeps them, an error if no
-    world passes). Reproducible from ``seed`` for any ``threads``.
+    world passes). Reproducible from ``seed`` for any ``threads``. ``samples``: default
+    2,000 (300 when everyone plays ``strong``).
     """
+    samples = default_samples(samples, policy, DEFAULT_SAMPLES)
     if policy not in POLICIES:
         raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:

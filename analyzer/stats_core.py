@@ -41,6 +41,19 @@ def check_query(policy, known, samples, seed, threads):
     return seed_u
 
 
+# a query whose other players follow the strong policy plays every sample with a search at
+# every decision (about 1 ms each): its default sample count is this, not the usual one
+STRONG_QUERY_SAMPLES = 300
+
+
+def default_samples(samples, policy, usual):
+    """``--samples`` when given, else the query's usual default, or
+    :data:`STRONG_QUERY_SAMPLES` when the others play ``strong``."""
+    if samples is not None:
+        return samples
+    return STRONG_QUERY_SAMPLES if policy == "strong" else usual
+
+
 def check_worlds(worlds):
     """pimc's sampled deals per decision: 1..4096 (None: the default 16)."""
     from fastsim.common import PIMC_WORLDS, RulesError
