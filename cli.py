@@ -113,7 +113,7 @@ def _opts(*decorators):
     return apply
 
 
-def policy_opt(default="heuristic", text="Policy of every seat / the other players: random, heuristic or pimc."):
+def policy_opt(default="heuristic", text="Policy of every seat / the other players: random, heuristic, pimc or strong."):
     return click.option("--policy", default=default, show_default=True, help=text)
 
 
@@ -155,7 +155,7 @@ def _simulate_command(game):
     @_opts(*own)
     @click.option("--deals", type=int, default=None, help=f"Independent deals (default {entry.DEFAULT_COUNT['deal']:,}).")
     @click.option(*entry.GAMES_OPTION, "games", type=int, default=None, help=f"Whole {units}es." if units.endswith("h") else f"Whole {units}s.")
-    @policy_opt(text="Policy of every seat: random, heuristic, pimc or your own PATH.py:FUNCTION (docs/policies.md).")
+    @policy_opt(text="Policy of every seat: random, heuristic, pimc, strong (not Boonaken) or your own PATH.py:FUNCTION (docs/policies.md).")
     @click.option("--seat-policy", multiple=True, metavar="SEAT=NAME", help="Policy of one seat (repeatable).")
     @click.option("--dealer", type=int, default=0, show_default=True, help="(First) dealer's seat.")
     @worlds_opt
@@ -217,9 +217,9 @@ def bid():
 @click.option("--trump-card", required=True, help="The turned card (its suit is trump).")
 @click.option("--position", type=int, required=True, help="0 = left of the dealer (bids first) ... players-1 = dealer.")
 @click.option("--bids-before", default=None, help="The bids of positions 0..P-1, e.g. 1,0.")
-@click.option("--samples", type=int, default=20000, show_default=True)
+@click.option("--samples", type=int, default=None, help="Sampled deals (default 20000; 300 with --policy strong).")
 @click.option("--bid-model", default="soft", show_default=True, help="How earlier bids are read (docs/inference.md): soft or exact.")
-@policy_opt(text="How the other players bid and play: random, heuristic or pimc.")
+@policy_opt(text="How the other players bid and play: random, heuristic, pimc or strong.")
 @variant_opt
 @notation_opt
 @common

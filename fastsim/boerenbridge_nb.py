@@ -24,8 +24,8 @@ from .rng import KEY_PIMC_BID, run_key_nb, deal_key_nb, below_nb, rand_nb, shuff
 from .bidmodel_nb import CTR_THIN, bid_loglik_nb, uniform_nb
 from .boerenbridge_schema import (
     POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC, POLICY_STRONG, STRONG_BID_WORLDS,
-    STRONG_CANDIDATES, STRONG_SLOPE, STRONG_WORLDS, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK, BAUER_BONUS,
-    BLIND_MULTIPLIER, LEADER_BONUS, EARLIER_BIDS_SHIFT, MAX_SEATS,
+    STRONG_CANDIDATES, STRONG_SLOPE, STRONG_WORLDS, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK,
+    BAUER_BONUS, BLIND_MULTIPLIER, LEADER_BONUS, EARLIER_BIDS_SHIFT, MAX_SEATS,
 )
 
 
@@ -182,6 +182,29 @@ def sample_world_nb(wkey, n, h, me, my_hand, unseen, t, leader, tn, voids, out):
 
 
 @njit(cache=True)
+def add_card_scores_nb(n, h, me, world, hand, cards, n_legal, trump, played, bids, won, t,
+                       leader, tc, tn, scoring, bauer, forbidden, is_blind, hands2, won2, tc2,
+                       totals):
+    """Add to ``totals[k]`` my deal score in ``world`` (the hidden hands by position) when I
+    play ``cards[k]`` to ``tc[:tn]`` and everyone finishes with the heuristic
+    (``forbidden``: my forbidden bid if I am the dealer, else -1; ``hands2``, ``won2``,
+    ``tc2``: scratch)."""
+    for k in range(n_legal):
+        c = cards[k]
+        for q in range(n):
+            hands2[q] = world[q]
+            won2[q] = won[q]
+        hands2[me] = hand & ~(np.int64(1) << c)
+        for j in range(tn):
+            tc2[j] = tc[j]
+        tc2[tn] = c
+        rollout_nb(n, h, hands2, trump, bids, won2, played | (np.int64(1) << c), t, leader,
+                   tc2, tn + 1)
+        totals[k] += deal_score_nb(bids[me], won2[me], scoring, bauer and me == n - 1,
+                                   forbidden, is_blind)
+
+
+@njit(cache=True)
 def pimc_card_nb(dkey, n, h, me, hand, legal, turned, trump, played, bids, won, t, leader, tc,
                  tn, voids, scoring, bauer, forbidden, is_blind, worlds):
     """Perfect-information Monte Carlo: score every legal card by finishing ``worlds``
@@ -198,20 +221,45 @@ def pimc_card_nb(dkey, n, h, me, hand, legal, turned, trump, played, bids, won, 
     base = decision_key_nb(dkey, t, me)
     for w in range(worlds):
         draw_world_nb(deal_key_nb(base, w), n, me, hand, unseen, cap, voids, world)
-        for k in range(n_legal):
-            c = cards[k]
-            for q in range(n):
-                hands2[q] = world[q]
-                won2[q] = won[q]
-            hands2[me] = hand & ~(np.int64(1) << c)
-            for j in range(tn):
-                tc2[j] = tc[j]
-            tc2[tn] = c
-            rollout_nb(n, h, hands2, trump, bids, won2, played | (np.int64(1) << c), t, leader,
-                       tc2, tn + 1)
-            totals[k] += deal_score_nb(bids[me], won2[me], scoring, bauer and me == n - 1,
-                                       forbidden, is_blind)
+        add_card_scores_nb(n, h, me, world, hand, cards, n_legal, trump, played, bids, won, t,
+                           leader, tc, tn, scoring, bauer, forbidden, is_blind, hands2, won2,
+                           tc2, totals)
     return cards[best_index_nb(totals, n_legal)]
+
+
+@njit(cache=True)
+def add_bid_scores_nb(n, h, me, world, turned, trump, bids, bid_sum, forbidden, scoring, bauer,
+                      dealer_rule, is_blind, hands2, won2, bids2, tc2, totals):
+    """Add to ``totals[b]`` my score in ``world`` (the hands by position) when I bid ``b``,
+    for every legal ``b``: the later players bid by the heuristic and everyone plays the
+    heuristic (``hands2``, ``won2``, ``bids2``, ``tc2``: scratch)."""
+    for b in range(h + 1):
+        if b == forbidden:
+            continue
+        s = bid_sum + b
+        for q in range(n):
+            bids2[q] = bids[q] if q < me else -1
+        bids2[me] = b
+        for q in range(me + 1, n):
+            f = forbidden_bid_nb(h, s, dealer_rule) if q == n - 1 else -1
+            bids2[q] = heuristic_bid_nb(world[q], trump, n, h, q, s, f, is_blind)
+            s += bids2[q]
+        for q in range(n):
+            hands2[q] = world[q]
+            won2[q] = 0
+        rollout_nb(n, h, hands2, trump, bids2, won2, np.int64(1) << turned, 0, 0, tc2, 0)
+        fb = forbidden if me == n - 1 else -1
+        totals[b] += deal_score_nb(b, won2[me], scoring, bauer and me == n - 1, fb, is_blind)
+
+
+@njit(cache=True, inline="always")
+def best_bid_nb(totals, h, forbidden):
+    """The legal bid (0..h, not ``forbidden``) of the largest total (ties: the lowest)."""
+    best = -1
+    for b in range(h + 1):
+        if b != forbidden and (best < 0 or totals[b] > totals[best]):
+            best = b
+    return best
 
 
 @njit(cache=True)
@@ -230,28 +278,9 @@ def pimc_bid_nb(dkey, n, h, me, hand, turned, trump, bids, bid_sum, forbidden, s
     base = deal_key_nb(dkey, KEY_PIMC_BID + me)
     for w in range(worlds):
         sample_world_nb(deal_key_nb(base, w), n, h, me, hand, unseen, 0, 0, 0, novoids, world)
-        for b in range(h + 1):
-            if b == forbidden:
-                continue
-            s = bid_sum + b
-            for q in range(n):
-                bids2[q] = bids[q] if q < me else -1
-            bids2[me] = b
-            for q in range(me + 1, n):
-                f = forbidden_bid_nb(h, s, dealer_rule) if q == n - 1 else -1
-                bids2[q] = heuristic_bid_nb(world[q], trump, n, h, q, s, f, is_blind)
-                s += bids2[q]
-            for q in range(n):
-                hands2[q] = world[q]
-                won2[q] = 0
-            rollout_nb(n, h, hands2, trump, bids2, won2, np.int64(1) << turned, 0, 0, tc2, 0)
-            fb = forbidden if me == n - 1 else -1
-            totals[b] += deal_score_nb(b, won2[me], scoring, bauer and me == n - 1, fb, is_blind)
-    best = -1
-    for b in range(h + 1):
-        if b != forbidden and (best < 0 or totals[b] > totals[best]):
-            best = b
-    return best
+        add_bid_scores_nb(n, h, me, world, turned, trump, bids, bid_sum, forbidden, scoring,
+                          bauer, dealer_rule, is_blind, hands2, won2, bids2, tc2, totals)
+    return best_bid_nb(totals, h, forbidden)
 
 
 # ----------------------------------------------------------------------------- dispatch

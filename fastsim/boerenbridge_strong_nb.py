@@ -8,8 +8,8 @@ its hidden cards in the world plus the cards it has played — with slope ``lam`
 resamples ``worlds`` of them in proportion (:func:`fastsim.pimc_nb.resample_nb`) and
 scores every legal card or bid on those by finishing the deal with the heuristic for
 everyone (common random numbers); of cards that are equivalent (adjacent in rank once the
-cards between them are gone) only the lowest is scored, and played. A bid decision weighs the bids made before it the same
-way. The objective is the player's own deal score, as for pimc.
+cards between them are gone) only the lowest is scored, and played. A bid decision weighs
+the bids made before it the same way. The objective is the player's own deal score, as for pimc.
 
 Keys: a card decision of ``me`` at trick ``t`` draws from
 ``deal_key(deal key, KEY_STRONG_PLAY + 8·t + me)``, a bid from
@@ -20,10 +20,11 @@ import numpy as np
 from numba import njit
 
 from .bidmodel_nb import bid_loglik_nb
-from .boerenbridge_nb import (deal_score_nb, forbidden_bid_nb, heuristic_bid_nb, rollout_nb,
-                              world_capacity_nb, sample_world_nb)
+from .boerenbridge_nb import (add_bid_scores_nb, add_card_scores_nb, best_bid_nb,
+                              forbidden_bid_nb, heuristic_bid_nb, world_capacity_nb,
+                              sample_world_nb)
 from .boerenbridge_schema import MAX_SEATS
-from .pimc_nb import distinct_cards_nb, draw_world_nb, resample_nb
+from .pimc_nb import best_index_nb, distinct_cards_nb, draw_world_nb, resample_nb
 from .play_nb import FULL52
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb
 
@@ -41,6 +42,18 @@ def bids_loglik_nb(n, h, me, upto, dealt, trump, bids, dealer_rule, is_blind, la
             lw += bid_loglik_nb(bids[q], hb, h, f, lam)
         s += bids[q]
     return lw
+
+
+@njit(cache=True)
+def keep_worlds_nb(key, cw, logw, m, worlds, out):
+    """Resample ``worlds`` of the ``m`` candidate worlds ``cw`` by their log weights into
+    ``out``; returns the Kish effective sample size (fastsim.pimc_nb.resample_nb)."""
+    idx = np.empty(worlds, dtype=np.int64)
+    ess = resample_nb(key, logw, m, worlds, idx)
+    for w in range(worlds):
+        for q in range(MAX_SEATS):
+            out[w, q] = cw[idx[w], q]
+    return ess
 
 
 @njit(cache=True)
@@ -65,12 +78,7 @@ def card_worlds_nb(key, n, h, me, hand, unseen, t, leader, tn, voids, pl_by, tru
                 dealt[q] = cw[i, q] | pl_by[q]
             logw[i] = bids_loglik_nb(n, h, me, n, dealt, trump, bids, dealer_rule, is_blind,
                                      lam)
-    idx = np.empty(worlds, dtype=np.int64)
-    ess = resample_nb(key, logw, m, worlds, idx)
-    for w in range(worlds):
-        for q in range(MAX_SEATS):
-            out[w, q] = cw[idx[w], q]
-    return ess
+    return keep_worlds_nb(key, cw, logw, m, worlds, out)
 
 
 @njit(cache=True)
@@ -87,30 +95,16 @@ def strong_card_nb(dkey, n, h, me, hand, legal, trump, played, bids, won, t, lea
     card_worlds_nb(deal_key_nb(dkey, KEY_STRONG_PLAY + t * 8 + me), n, h, me, hand, unseen, t,
                    leader, tn, voids, pl_by, trump, bids, dealer_rule, is_blind, worlds, cand,
                    lam, ws)
-    forbidden_last = bids_forbidden_nb(n, h, bids, dealer_rule)
+    forbidden = bids_forbidden_nb(n, h, bids, dealer_rule) if me == n - 1 else -1
     totals = np.zeros(13, dtype=np.int64)
     hands2 = np.empty(MAX_SEATS, dtype=np.int64)
     won2 = np.empty(MAX_SEATS, dtype=np.int64)
     tc2 = np.empty(MAX_SEATS, dtype=np.int64)
     for w in range(worlds):
-        for k in range(n_legal):
-            c = cards[k]
-            for q in range(n):
-                hands2[q] = ws[w, q]
-                won2[q] = won[q]
-            hands2[me] = hand & ~(np.int64(1) << c)
-            for j in range(tn):
-                tc2[j] = tc[j]
-            tc2[tn] = c
-            rollout_nb(n, h, hands2, trump, bids, won2, played | (np.int64(1) << c), t, leader,
-                       tc2, tn + 1)
-            totals[k] += deal_score_nb(bids[me], won2[me], scoring, bauer and me == n - 1,
-                                       forbidden_last if me == n - 1 else -1, is_blind)
-    best = 0
-    for k in range(1, n_legal):
-        if totals[k] > totals[best]:
-            best = k
-    return cards[best]
+        add_card_scores_nb(n, h, me, ws[w], hand, cards, n_legal, trump, played, bids, won, t,
+                           leader, tc, tn, scoring, bauer, forbidden, is_blind, hands2, won2,
+                           tc2, totals)
+    return cards[best_index_nb(totals, n_legal)]
 
 
 @njit(cache=True, inline="always")
@@ -140,12 +134,7 @@ def bid_worlds_nb(key, n, h, me, hand, turned, trump, bids, dealer_rule, is_blin
         if lam > 0.0 and me > 0:
             logw[i] = bids_loglik_nb(n, h, me, me, cw[i], trump, bids, dealer_rule, is_blind,
                                      lam)
-    idx = np.empty(worlds, dtype=np.int64)
-    ess = resample_nb(key, logw, m, worlds, idx)
-    for w in range(worlds):
-        for q in range(MAX_SEATS):
-            out[w, q] = cw[idx[w], q]
-    return ess
+    return keep_worlds_nb(key, cw, logw, m, worlds, out)
 
 
 @njit(cache=True)
@@ -164,27 +153,6 @@ def strong_bid_nb(dkey, n, h, me, hand, turned, trump, bids, bid_sum, forbidden,
     tc2 = np.empty(MAX_SEATS, dtype=np.int64)
     totals = np.zeros(h + 1, dtype=np.int64)
     for w in range(worlds):
-        world = ws[w]
-        for b in range(h + 1):
-            if b == forbidden:
-                continue
-            s = bid_sum + b
-            for q in range(n):
-                bids2[q] = bids[q] if q < me else -1
-            bids2[me] = b
-            for q in range(me + 1, n):
-                f = forbidden_bid_nb(h, s, dealer_rule) if q == n - 1 else -1
-                bids2[q] = heuristic_bid_nb(world[q], trump, n, h, q, s, f, is_blind)
-                s += bids2[q]
-            for q in range(n):
-                hands2[q] = world[q]
-                won2[q] = 0
-            rollout_nb(n, h, hands2, trump, bids2, won2, np.int64(1) << turned, 0, 0, tc2, 0)
-            fb = forbidden if me == n - 1 else -1
-            totals[b] += deal_score_nb(b, won2[me], scoring, bauer and me == n - 1, fb,
-                                       is_blind)
-    best = -1
-    for b in range(h + 1):
-        if b != forbidden and (best < 0 or totals[b] > totals[best]):
-            best = b
-    return best
+        add_bid_scores_nb(n, h, me, ws[w], turned, trump, bids, bid_sum, forbidden, scoring,
+                          bauer, dealer_rule, is_blind, hands2, won2, bids2, tc2, totals)
+    return best_bid_nb(totals, h, forbidden)
