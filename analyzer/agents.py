@@ -26,7 +26,7 @@ from dataclasses import replace
 import numpy as np
 
 from fastsim.cards import CardError, card_str, codes_of, parse_card
-from fastsim.common import POLICIES as BUILTIN, POLICY_NAMES as BUILTIN_NAMES, RulesError
+from fastsim.common import POLICIES as BUILTIN, POLICY_NAMES as _NAMES, POLICY_STRONG, RulesError
 from fastsim.rng import check_seed
 
 __all__ = ["PolicyError", "PolicyState", "is_user_spec", "load_policy", "user_code",
@@ -38,6 +38,9 @@ __all__ = ["PolicyError", "PolicyState", "is_user_spec", "load_policy", "user_co
 NOT_SUPPORTED = ("a policy of your own is not supported yet (boerenbridge, klaverjassen "
                  "and bonken take one)")
 USER_BASE = 64          # int8 codes 64..127: user policies of this process
+# seat codes → names: the shared built-ins plus strong (only a game that plays it, so far
+# Klaverjassen, lets its parser produce the code)
+BUILTIN_NAMES = {**_NAMES, POLICY_STRONG: "strong"}
 _SPECS = []             # code - USER_BASE -> spec text
 _LOADED = {}            # spec text -> callable
 
@@ -492,13 +495,21 @@ class KlaverjassenCallState(_DecisionBeforePlay):
         return [0, 1, 2, 3] if self.forced else [-1, 0, 1, 2, 3]
 
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=None):
-        """The call of the built-in ``policy`` (pimc calls as the heuristic), exactly as
-        the simulator's calling round."""
+        """The call of the built-in ``policy`` (pimc calls as the heuristic; strong by
+        search, on ``worlds``, default the simulator's), exactly as the simulator's calling
+        round."""
         from fastsim import klaverjassen_nb as nb
-        from fastsim.klaverjassen_schema import CTR_CALL, CTR_FORCED
+        from fastsim.klaverjassen_schema import CTR_CALL, CTR_FORCED, PIMC_WORLDS, POLICIES
         from fastsim.rng import below_nb
-        if policy not in BUILTIN:
-            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(BUILTIN)}")
+        if policy not in POLICIES:
+            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        if policy == "strong":
+            from fastsim.klaverjassen_strong_nb import decide_call_nb
+            r = self.rules
+            return int(decide_call_nb(check_seed(seed), np.int64(deal), np.int64(self.position),
+                                      np.int64(self.hand), self.forced, r.amsterdam,
+                                      r.undertrump_forced, r.all_100,
+                                      np.int64(PIMC_WORLDS if worlds is None else worlds)))
         if policy == "random":
             dkey = _dkey(seed, deal)
             if self.forced:
@@ -523,11 +534,14 @@ def _kj_deal(rules, hands, dealer, codes, seed, deal, worlds, trump=None, playin
     steam = [(dealer + 1 + t) & 1 for t in range(2)]       # position-team -> seat team
     agents = _Agents(codes, seed, deal, worlds)
     row = {}
+    calls = []
     if trump is None:
         for k in range(5):
             q = k if k < 4 else 0
             st = KlaverjassenCallState(rules, q, hands[q], k == 4)
-            c = agents.act(q, st, "call", lambda pl, st=st: st.decide(pl, seed=seed, deal=deal))
+            c = agents.act(q, st, "call", lambda pl, st=st: st.decide(pl, seed=seed, deal=deal,
+                                                                     worlds=worlds))
+            calls.append(int(c))
             if c >= 0:
                 tr, cpos = c, q
                 row.update(trump=c, playing_team=seats[q] & 1, caller=seats[q], forced=k == 4)
@@ -535,7 +549,7 @@ def _kj_deal(rules, hands, dealer, codes, seed, deal, worlds, trump=None, playin
     else:
         tr = int(trump)
         cpos = steam.index(int(playing_team))       # a position of the playing team
-    d = KlaverjassenDeal(rules, hands, tr, cpos)
+    d = KlaverjassenDeal(rules, hands, tr, cpos, forced=len(calls) == 5, calls=calls)
     while not d.is_terminal:
         p = d.to_move
         st = d.info_state(p)
