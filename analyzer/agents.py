@@ -642,16 +642,18 @@ def simulate_klaverjassen(rules, n_games, seed=0, policies=None, boompje=False,
 # ---------------------------------------------------------------------- registry helpers
 
 def tidy_named(tidy_fn, result):
-    """The game's tidy frame of a result whose seats may hold user policies: the
-    ``policy`` column then also has the ``PATH.py:FUNCTION`` names as categories."""
+    """The game's tidy frame of a result whose seats may hold user policies (or strong,
+    which not every game has): the ``policy`` column then also has the ``PATH.py:FUNCTION``
+    names (and ``strong``) as categories."""
     import pandas as pd
     pol = np.asarray(result.policies)
-    if not has_user(pol):
+    extra = (pol.astype(np.int64) >= USER_BASE) | (pol.astype(np.int64) == POLICY_STRONG)
+    if not extra.any():
         return tidy_fn(result)
-    safe = np.where(pol.astype(np.int64) >= USER_BASE, BUILTIN["heuristic"], pol).astype(np.int8)
+    safe = np.where(extra, BUILTIN["heuristic"], pol).astype(np.int8)
     df = tidy_fn(replace(result, policies=safe))
     names = policy_names(pol)
-    cats = [BUILTIN_NAMES[i] for i in sorted(BUILTIN_NAMES)]
+    cats = [_NAMES[i] for i in sorted(_NAMES)]
     cats += [s for s in dict.fromkeys(names) if s not in cats]
     seat_name = dict(enumerate(names))
     df["policy"] = pd.Categorical(df["seat"].astype(int).map(seat_name), categories=cats)

@@ -355,3 +355,18 @@ def test_play_query_and_cli_accept_strong():
     p = run_cli("tournament", "klaverjassen", "--policies", "strong,heuristic", "--deals", 4,
                 "--worlds", 1, check=0)
     assert "strong" in p.stdout
+
+
+def test_tidy_frame_and_stored_run_name_strong(tmp_path):
+    e = registry.get("klaverjassen")
+    setup = e.make_setup("deal")
+    res = e.simulate(setup, 5, seed=1, policies=e.parse_policies(setup, "heuristic", ["2=strong"]),
+                     worlds=1)
+    df = e.tidy(res)
+    assert set(df.loc[df["seat"] == 2, "policy"]) == {"strong"}
+    assert set(df.loc[df["seat"] != 2, "policy"]) == {"heuristic"}
+    plain = e.tidy(e.simulate(setup, 5, seed=1, worlds=1))
+    assert "strong" not in list(plain["policy"].cat.categories)
+    p = run_cli("simulate", "klaverjassen", "--deals", 5, "--seat-policy", "1=strong", "--worlds",
+                1, "--out", tmp_path / "run.parquet", check=0)
+    assert p.returncode == 0

@@ -93,8 +93,12 @@ def tidy(result):
 
 
 def columns(result):
-    """The tidy table's columns as arrays (built into Arrow without pandas)."""
+    """The tidy table's columns as arrays (built into Arrow without pandas); ``None`` (the
+    frame's path, which names the policy) when a seat plays strong."""
     from ..frames import columns_klaverjassen
+    from fastsim.klaverjassen_schema import POLICY_STRONG
+    if (np.asarray(result.policies).astype(np.int64) == POLICY_STRONG).any():
+        return None
     return columns_klaverjassen(result)
 
 
