@@ -12,7 +12,8 @@ call by search and the card play by pimc over worlds that fit the calling round.
   position 0's forced call by the heuristic); the deal is finished by the heuristic for
   everyone and scored (nat, pit, roem). The best expected team margin wins (ties: pass,
   then the lowest suit).
-* **Card.** As pimc (:func:`fastsim.klaverjassen_nb.pimc_card_nb`) on the resampled worlds.
+* **Card.** As pimc (:func:`fastsim.klaverjassen_nb.pimc_card_nb`) on ``PLAY_FACTOR * W``
+  resampled worlds.
 
 Keys (part of the reproducibility contract): a card decision of position ``me`` in trick
 ``t`` draws candidate ``i`` from ``deal_key(deal_key(dkey, KEY_STRONG_PLAY + 8·t + me), i)``;
@@ -37,6 +38,7 @@ from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb, run_key_nb
 STRONG_TAU = 10.0      # logistic scale of the soft caller, in call-value points (as the trump query's)
 CANDIDATES = 4         # candidate worlds drawn per world kept
 CALL_FACTOR = 16       # a call is searched on CALL_FACTOR × W worlds (W: --worlds)
+PLAY_FACTOR = 4        # a card decision on PLAY_FACTOR × W worlds
 FORCED_OFFSET = 4      # KEY_STRONG_BID + 4: position 0's forced call (its second call)
 RESAMPLE_OFFSET = 1 << 30   # deal_key(base, this): the resampling key (above every candidate index)
 
@@ -207,16 +209,17 @@ def strong_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader
                    played, won, team_cp, team_rm, voids, played_by, calls, ncalls, amsterdam,
                    undertrump_forced, all_100, worlds, tau):
     """The strong card: pimc's search (every legal card, each world finished by the
-    heuristic, best mean team margin) over ``worlds`` worlds resampled to fit the calling
-    round. ``played_by[q]``: the cards position q has played this deal."""
+    heuristic, best mean team margin) over ``PLAY_FACTOR * worlds`` worlds resampled to fit
+    the calling round. ``played_by[q]``: the cards position q has played this deal."""
     unseen = FULL32 & ~(hand | played)
     cap = np.zeros(REST + 1, dtype=np.int64)
     for q in range(4):
         if q != me:
             cap[q] = 8 - t - (1 if ((q - leader) & 3) < tn else 0)
-    kept = np.empty((worlds, 4), dtype=np.int64)
+    n = PLAY_FACTOR * worlds
+    kept = np.empty((n, 4), dtype=np.int64)
     kept_worlds_nb(deal_key_nb(dkey, KEY_STRONG_PLAY + t * 8 + me), me, hand, unseen, cap,
-                   voids, played_by, calls, ncalls, tau, worlds, kept)
+                   voids, played_by, calls, ncalls, tau, n, kept)
     cards = np.empty(8, dtype=np.int64)
     totals = np.zeros(8, dtype=np.int64)
     margin = np.zeros(8, dtype=np.int64)
@@ -229,7 +232,7 @@ def strong_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader
     sc = np.empty(2, dtype=np.int64)
     tc2 = np.empty(4, dtype=np.int64)
     mine = team_of_pos[me]
-    for w in range(worlds):
+    for w in range(n):
         same = w > 0
         if same:
             for q in range(4):
@@ -275,7 +278,8 @@ def decide_call_nb(seed, deal, me, hand, forced, amsterdam, undertrump_forced, a
 @njit(cache=True)
 def call_worlds_nb(seed, deal, me, hand, forced, tau, worlds, out):
     """The worlds (``out[:worlds]``) a strong call of ``me`` would search, with the pass
-    model ``tau``; returns the effective sample size (for tests and tools)."""
+    model ``tau``; returns the effective sample size (for tests and tools). ``worlds``:
+    the number kept (the engine's call keeps ``CALL_FACTOR`` × its ``worlds``)."""
     base = deal_key_nb(deal_key_nb(run_key_nb(seed), deal),
                        KEY_STRONG_BID + (FORCED_OFFSET if forced else me))
     cap = np.zeros(REST + 1, dtype=np.int64)
@@ -292,7 +296,8 @@ def call_worlds_nb(seed, deal, me, hand, forced, tau, worlds, out):
 def card_worlds_nb(seed, deal, me, hand, played, t, leader, tn, voids, played_by, calls,
                    ncalls, tau, worlds, out):
     """The worlds (``out[:worlds]``) a strong card decision of ``me`` would search, with
-    the pass model ``tau``; returns the effective sample size (for tests and tools)."""
+    the pass model ``tau``; returns the effective sample size (for tests and tools).
+    ``worlds``: the number kept (the engine's card keeps ``PLAY_FACTOR`` × its ``worlds``)."""
     cap = np.zeros(REST + 1, dtype=np.int64)
     for q in range(4):
         if q != me:

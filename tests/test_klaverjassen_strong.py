@@ -203,7 +203,7 @@ def test_strong_call_is_the_best_option_on_its_worlds():
 
 def test_strong_card_is_the_best_card_on_its_worlds():
     res, recs = recorded(12, 21, ["1=strong", "3=strong"])
-    W = 4
+    W = 2
     n = 0
     for r, rec in enumerate(recs):
         deal = int(res.deals["deal"][r])
@@ -212,10 +212,10 @@ def test_strong_card_is_the_best_card_on_its_worlds():
             if len(legal) < 2 or k % 4:
                 continue
             a = s.kernel_args()
-            out = np.empty((W, 4), dtype=np.int64)
+            out = np.empty((ks.PLAY_FACTOR * W, 4), dtype=np.int64)
             ks.card_worlds_nb(np.uint64(9), np.int64(deal), s.position, a["hand"], a["played"],
                               s.t, s.leader, a["tn"], a["voids"], a["played_by"], a["calls"],
-                              a["ncalls"], ks.STRONG_TAU, W, out)
+                              a["ncalls"], ks.STRONG_TAU, ks.PLAY_FACTOR * W, out)
             totals = []
             for c in legal:
                 tot = 0
