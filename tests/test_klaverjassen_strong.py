@@ -290,13 +290,14 @@ def test_strong_seats_run_in_a_tournament():
         tournament("bonken", ["strong", "pimc"], n=1)
 
 
-def test_other_games_do_not_know_strong():
-    from fastsim import bonken_schema, boerenbridge_schema
+def test_a_game_without_strong_refuses_it():
+    """Boonaken has no strong policy yet: its parser refuses the name (one line, exit 2
+    from the CLI), so the code can never reach its engine."""
+    from fastsim import boonaken_schema
     assert POLICIES["strong"] == POLICY_STRONG
-    for schema in (bonken_schema, boerenbridge_schema):
-        assert "strong" not in schema.POLICIES
-    with pytest.raises(RulesError):
-        bonken_schema.parse_seat_policies("strong")
+    assert "strong" not in boonaken_schema.POLICIES
+    with pytest.raises(RulesError, match="unknown policy 'strong'"):
+        boonaken_schema.parse_seat_policies(4, "strong")
 
 
 # ---------------------------------------------------------------- (d) decide path and driver
