@@ -31,6 +31,7 @@ from fastsim.common import POLICIES as _BASE, POLICY_STRONG, RulesError
 # every built-in policy code of any game (each game's state checks its own list)
 BUILTIN = {**_BASE, "strong": POLICY_STRONG}
 BUILTIN_NAMES = {v: k for k, v in BUILTIN.items()}
+_NAMES = {v: k for k, v in _BASE.items()}     # the policies every game has
 from fastsim.rng import check_seed
 
 __all__ = ["PolicyError", "PolicyState", "is_user_spec", "load_policy", "user_code",
@@ -491,13 +492,21 @@ class KlaverjassenCallState(_DecisionBeforePlay):
         return [0, 1, 2, 3] if self.forced else [-1, 0, 1, 2, 3]
 
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=None):
-        """The call of the built-in ``policy`` (pimc calls as the heuristic), exactly as
-        the simulator's calling round."""
+        """The call of the built-in ``policy`` (pimc calls as the heuristic; strong by
+        search, on ``worlds``, default the simulator's), exactly as the simulator's calling
+        round."""
         from fastsim import klaverjassen_nb as nb
-        from fastsim.klaverjassen_schema import CTR_CALL, CTR_FORCED
+        from fastsim.klaverjassen_schema import CTR_CALL, CTR_FORCED, PIMC_WORLDS, POLICIES
         from fastsim.rng import below_nb
-        if policy not in BUILTIN:
-            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(BUILTIN)}")
+        if policy not in POLICIES:
+            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        if policy == "strong":
+            from fastsim.klaverjassen_strong_nb import decide_call_nb
+            r = self.rules
+            return int(decide_call_nb(check_seed(seed), np.int64(deal), np.int64(self.position),
+                                      np.int64(self.hand), self.forced, r.amsterdam,
+                                      r.undertrump_forced, r.all_100,
+                                      np.int64(PIMC_WORLDS if worlds is None else worlds)))
         if policy == "random":
             dkey = _dkey(seed, deal)
             if self.forced:
@@ -522,11 +531,14 @@ def _kj_deal(rules, hands, dealer, codes, seed, deal, worlds, trump=None, playin
     steam = [(dealer + 1 + t) & 1 for t in range(2)]       # position-team -> seat team
     agents = _Agents(codes, seed, deal, worlds)
     row = {}
+    calls = []
     if trump is None:
         for k in range(5):
             q = k if k < 4 else 0
             st = KlaverjassenCallState(rules, q, hands[q], k == 4)
-            c = agents.act(q, st, "call", lambda pl, st=st: st.decide(pl, seed=seed, deal=deal))
+            c = agents.act(q, st, "call", lambda pl, st=st: st.decide(pl, seed=seed, deal=deal,
+                                                                     worlds=worlds))
+            calls.append(int(c))
             if c >= 0:
                 tr, cpos = c, q
                 row.update(trump=c, playing_team=seats[q] & 1, caller=seats[q], forced=k == 4)
@@ -534,7 +546,7 @@ def _kj_deal(rules, hands, dealer, codes, seed, deal, worlds, trump=None, playin
     else:
         tr = int(trump)
         cpos = steam.index(int(playing_team))       # a position of the playing team
-    d = KlaverjassenDeal(rules, hands, tr, cpos)
+    d = KlaverjassenDeal(rules, hands, tr, cpos, forced=len(calls) == 5, calls=calls)
     while not d.is_terminal:
         p = d.to_move
         st = d.info_state(p)
@@ -627,16 +639,18 @@ def simulate_klaverjassen(rules, n_games, seed=0, policies=None, boompje=False,
 # ---------------------------------------------------------------------- registry helpers
 
 def tidy_named(tidy_fn, result):
-    """The game's tidy frame of a result whose seats may hold user policies: the
-    ``policy`` column then also has the ``PATH.py:FUNCTION`` names as categories."""
+    """The game's tidy frame of a result whose seats may hold user policies (or strong,
+    which not every game has): the ``policy`` column then also has the ``PATH.py:FUNCTION``
+    names (and ``strong``) as categories."""
     import pandas as pd
     pol = np.asarray(result.policies)
-    if not has_user(pol):
+    extra = (pol.astype(np.int64) >= USER_BASE) | (pol.astype(np.int64) == POLICY_STRONG)
+    if not extra.any():
         return tidy_fn(result)
-    safe = np.where(pol.astype(np.int64) >= USER_BASE, BUILTIN["heuristic"], pol).astype(np.int8)
+    safe = np.where(extra, BUILTIN["heuristic"], pol).astype(np.int8)
     df = tidy_fn(replace(result, policies=safe))
     names = policy_names(pol)
-    cats = [BUILTIN_NAMES[i] for i in sorted(BUILTIN_NAMES)]
+    cats = [_NAMES[i] for i in sorted(_NAMES)]
     cats += [s for s in dict.fromkeys(names) if s not in cats]
     seat_name = dict(enumerate(names))
     df["policy"] = pd.Categorical(df["seat"].astype(int).map(seat_name), categories=cats)

@@ -2,7 +2,9 @@
 
 Same API as :mod:`analyzer.boerenbridge_play` (see :mod:`analyzer.infostate`). Inputs:
 ``position`` (0 = left of the dealer, who leads the first trick), ``hand`` (held now),
-``trump`` (suit), ``caller`` (the position that named trump: its team plays), ``history``.
+``trump`` (suit), ``caller`` (the position that named trump: its team plays), ``history``;
+optionally ``forced`` (everyone passed and position 0 had to name: the calling round, which
+the ``strong`` policy's card play conditions on).
 Teams are positions 0+2 and 1+3. Besides shown voids, the Rotterdam duties reveal more:
 a player who does not overtrump holds no higher trump, one who undertrumps (or, when void,
 plays a side card instead of trumping) holds no such card; these card-level constraints
@@ -85,10 +87,14 @@ class KlaverjassenInfoState:
     h = 8
     __slots__ = ("rules", "position", "hand", "trump", "playing", "tricks", "leader",
                  "current", "won", "team_cp", "team_rm", "voids", "forbid", "played_by",
-                 "played")
+                 "played", "calls")
 
     @classmethod
-    def initial(cls, rules, position, hand, trump, caller):
+    def initial(cls, rules, position, hand, trump, caller, forced=False, calls=None):
+        """``calls``: the calling round as the engine records it (suit or −1 per call in
+        order, a fifth entry the forced call); by default the one ``caller`` and
+        ``forced`` imply (everyone before the caller passed); ``()``: no calling round
+        (a fixed trump)."""
         s = cls.__new__(cls)
         s.rules = rules
         s.position = int(position)
@@ -101,6 +107,11 @@ class KlaverjassenInfoState:
                 or not 0 <= caller < 4:
             raise RulesError(f"caller must be the position 0..3 that named trump, got {caller!r}")
         s.playing = int(caller) & 1
+        if forced and caller != 0:
+            raise RulesError(f"a forced call is made by position 0, not {caller}")
+        if calls is None:
+            calls = (-1,) * 4 + (s.trump,) if forced else (-1,) * int(caller) + (s.trump,)
+        s.calls = tuple(int(c) for c in calls)
         s.tricks = ()
         s.leader = 0
         s.current = ()
@@ -115,7 +126,7 @@ class KlaverjassenInfoState:
 
     @classmethod
     def from_inputs(cls, hand, trump, caller, position, history="", notation="en",
-                    variants=(), require_turn=True):
+                    variants=(), require_turn=True, forced=False):
         """From the CLI-style inputs; raises :class:`RulesError` / :class:`CardError` with
         a one-line message."""
         rules = build_rules(variants)
@@ -146,7 +157,7 @@ class KlaverjassenInfoState:
         if len(codes) + len(mine) != 8:
             raise RulesError(f"hand of the wrong size: {len(codes)} cards held after playing "
                              f"{len(mine)} makes {len(codes) + len(mine)}, not 8")
-        s = cls.initial(rules, position, codes + mine, tr, caller)
+        s = cls.initial(rules, position, codes + mine, tr, caller, forced)
         return replay(s, tricks, position, notation, require_turn, "deal")
 
     def _copy(self):
@@ -250,7 +261,9 @@ class KlaverjassenInfoState:
         return {"hand": np.int64(self.hand), "played": np.int64(self.played),
                 "tc": _arr(self.current), "tn": len(self.current), "t": self.t,
                 "won": _arr(self.won), "cp": _arr(self.team_cp, 2), "rm": _arr(self.team_rm, 2),
-                "voids": _arr(self.voids), "forbid": _arr(self.forbid)}
+                "voids": _arr(self.voids), "forbid": _arr(self.forbid),
+                "played_by": _arr(self.played_by), "calls": _arr(self.calls, 5),
+                "ncalls": len(self.calls)}
 
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
         """The card the built-in ``policy`` plays here, exactly as the simulator would."""
@@ -268,6 +281,12 @@ class KlaverjassenInfoState:
                                               self.playing, self.leader, a["tc"], a["tn"],
                                               a["played"], r.amsterdam, r.undertrump_forced,
                                               r.all_100))
+        if policy == "strong":
+            return int(pq.decide_strong_card_nb(
+                POLICIES[policy], check_seed(seed), np.int64(deal), p, a["hand"], self.trump,
+                TEAM_OF_POS, self.playing, self.t, self.leader, a["tc"], a["tn"], a["played"],
+                a["won"], a["cp"], a["rm"], a["voids"].copy(), a["played_by"], a["calls"],
+                a["ncalls"], r.amsterdam, r.undertrump_forced, r.all_100, np.int64(worlds)))
         return int(pq.decide_card_nb(POLICIES[policy], check_seed(seed), np.int64(deal), p,
                                      a["hand"], self.trump, TEAM_OF_POS, self.playing, self.t,
                                      self.leader, a["tc"], a["tn"], a["played"], a["won"],
@@ -296,12 +315,13 @@ class KlaverjassenDeal(Deal):
     game = GAME
     __slots__ = ()
 
-    def __init__(self, rules, hands, trump, caller, notation="en"):
+    def __init__(self, rules, hands, trump, caller, notation="en", forced=False, calls=None):
         masks = dealt_masks(hands, 4, notation, deck=32)
         tr = parse_suit(trump, notation) if isinstance(trump, str) else int(trump)
         self.rules = rules
         self.dealt = tuple(masks)
-        self.states = tuple(KlaverjassenInfoState.initial(rules, p, masks[p], tr, caller)
+        self.states = tuple(KlaverjassenInfoState.initial(rules, p, masks[p], tr, caller,
+                                                          forced, calls)
                             for p in range(4))
 
     def scores(self):
@@ -309,14 +329,22 @@ class KlaverjassenDeal(Deal):
 
 
 def deal_from_record(rec, variants=(), notation="en"):
-    """A :class:`KlaverjassenDeal` from one ``--record-play`` object. The caller is taken
-    as a position of the recorded playing team (which of the two does not matter)."""
+    """A :class:`KlaverjassenDeal` from one ``--record-play`` object, with the recorded
+    calling round (without one, a fixed trump: the caller is taken as a position of the
+    recorded playing team, which of the two does not matter)."""
     dealer = rec["dealer"]
     hands = [parse_cards(rec["hands"][(dealer + 1 + p) % 4], notation, deck=32)
              for p in range(4)]
+    rules = build_rules(variants)
+    trump = SUITS.index(rec["trump"])
+    if rec.get("calls"):
+        calls = [-1 if c == "pass" else SUITS.index(c) for _, c in rec["calls"]]
+        caller = (rec["calls"][-1][0] - dealer - 1) % 4
+        return KlaverjassenDeal(rules, hands, trump, caller, forced=len(calls) == 5,
+                                calls=calls)
     # seat team t plays; position p has seat (dealer + 1 + p): a position of that team
     caller = next(p for p in range(4) if (dealer + 1 + p) % 2 == rec["playing_team"])
-    return KlaverjassenDeal(build_rules(variants), hands, SUITS.index(rec["trump"]), caller)
+    return KlaverjassenDeal(rules, hands, trump, caller, calls=())
 
 
 def positions_from_record(rec, variants=(), notation="en"):
@@ -357,7 +385,7 @@ def _determined(state, policy):
 
 def play_query(hand, trump, caller, position, history="", samples=DEFAULT_SAMPLES,
                policy="heuristic", worlds=PIMC_WORLDS, seed=0, threads=None, notation="en",
-               variants=(), state=None):
+               variants=(), state=None, forced=False):
     """Score every legal card of the player to move; returns a JSON-able dict shaped like
     the Boerenbridge play query's (``value`` = expected margin, see the module doc)."""
     if policy not in POLICIES:
@@ -369,7 +397,7 @@ def play_query(hand, trump, caller, position, history="", samples=DEFAULT_SAMPLE
     seed_u = check_seed(seed)
     if state is None:
         state = KlaverjassenInfoState.from_inputs(hand, trump, caller, position, history,
-                                                  notation, variants)
+                                                  notation, variants, forced=forced)
     elif state.to_move != state.position:
         raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
     if threads is not None:
@@ -388,7 +416,8 @@ def play_query(hand, trump, caller, position, history="", samples=DEFAULT_SAMPLE
            state.playing, state.t, state.leader, a["tc"], a["tn"], a["played"],
            a["won"], a["cp"], a["rm"], a["voids"], a["forbid"], POLICIES[policy],
            r.amsterdam, r.undertrump_forced, r.all_100, np.int64(worlds), np.int64(0),
-           np.int64(samples), np.int64(CHUNK), lw, mine, theirs, made)
+           np.int64(samples), np.int64(CHUNK), lw, mine, theirs, made, a["played_by"],
+           a["calls"], np.int64(a["ncalls"]))
     ok = np.isfinite(lw)
     if not ok.any():
         raise RulesError("no deal of the unseen cards is consistent with the history")

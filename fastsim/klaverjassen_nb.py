@@ -23,7 +23,7 @@ from .bidmodel_nb import CTR_THIN, pass_loglik_nb, uniform_nb
 from .pimc_nb import decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
 from .klaverjassen_schema import (
     TRUMP_STRENGTH, PLAIN_STRENGTH, TRUMP_POINTS, PLAIN_POINTS, TRUMP_ABOVE, PLAIN_ABOVE,
-    CALL_TRUMP_VALUE, CALL_THRESHOLD, POLICY_RANDOM, POLICY_PIMC, CTR_CALL, CTR_FORCED, CTR_PLAY,
+    CALL_TRUMP_VALUE, CALL_THRESHOLD, POLICY_RANDOM, POLICY_PIMC, POLICY_STRONG, CTR_CALL, CTR_FORCED, CTR_PLAY,
     LAST_TRICK, TOTAL_POINTS, PIT_BONUS, GAME_DEALS, MAX_GAME_DEALS, GAME_STRIDE,
 )
 
@@ -283,12 +283,15 @@ def deal32_nb(dkey, deck, hands):
 
 
 @njit(cache=True)
-def call_trump_nb(dkey, hands, pol, rec_calls):
+def call_trump_nb(dkey, hands, pol, rec_calls, amsterdam, undertrump_forced, all_100, worlds):
     """Calling round; returns (trump, caller position, forced, number of calls)."""
     for p in range(4):
         if pol[p] == POLICY_RANDOM:
             k = below_nb(dkey, CTR_CALL + p, 5)
             s = k if k < 4 else -1
+        elif pol[p] == POLICY_STRONG:
+            s = strong.strong_call_nb(dkey, p, hands[p], False, amsterdam, undertrump_forced,
+                                      all_100, worlds, strong.STRONG_TAU)
         else:
             s = heuristic_call_nb(hands[p], p, False)
         rec_calls[p] = s
@@ -296,6 +299,9 @@ def call_trump_nb(dkey, hands, pol, rec_calls):
             return s, p, False, p + 1
     if pol[0] == POLICY_RANDOM:
         s = below_nb(dkey, CTR_FORCED, 4)
+    elif pol[0] == POLICY_STRONG:
+        s = strong.strong_call_nb(dkey, 0, hands[0], True, amsterdam, undertrump_forced,
+                                  all_100, worlds, strong.STRONG_TAU)
     else:
         s = heuristic_call_nb(hands[0], 0, True)
     rec_calls[4] = s
@@ -399,15 +405,18 @@ def pimc_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, 
 
 @njit(cache=True)
 def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, played0,
-                amsterdam, undertrump_forced, all_100, worlds, scratch, won, team_cp, team_rm,
-                rec_cards, rec_lead, rec_win, rec_pts, rec_roem, record):
+                amsterdam, undertrump_forced, all_100, worlds, calls, ncalls, scratch, won,
+                team_cp, team_rm, rec_cards, rec_lead, rec_win, rec_pts, rec_roem, record):
     """Play tricks ``t0..7`` from the position (``hands`` modified). ``team_of_pos[p]``:
-    team of position p; ``playing``: the playing team. Adds to ``won`` (per position),
-    ``team_cp`` and ``team_rm``."""
+    team of position p; ``playing``: the playing team; ``calls[:ncalls]``: the calling
+    round as :func:`call_trump_nb` records it (for strong). Adds to ``won`` (per
+    position), ``team_cp`` and ``team_rm``. ``scratch``: 12 int64 of the caller's."""
     played = played0
     voids = scratch[0:4]          # the caller's buffer: no allocation per deal
     voids[:] = 0
     tc = scratch[4:8]
+    played_by = scratch[8:12]     # cards each position played (from trick t0)
+    played_by[:] = 0
     for t in range(t0, 8):
         led = -1
         winner = -1
@@ -426,6 +435,12 @@ def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, playe
                 c = pimc_card_nb(dkey, p, hand, legal, trump, team_of_pos, playing, t, leader,
                                  tc, j, played, won, team_cp, team_rm, voids, amsterdam,
                                  undertrump_forced, all_100, worlds)
+            elif pol[p] == POLICY_STRONG and popcount_nb(legal) > 1:
+                c = strong.strong_card_nb(dkey, p, hand, legal, trump, team_of_pos, playing, t,
+                                          leader, tc, j, played, won, team_cp, team_rm, voids,
+                                          played_by, calls, ncalls, amsterdam,
+                                          undertrump_forced, all_100, worlds,
+                                          strong.STRONG_TAU)
             else:
                 c = heuristic_play_nb(hand, legal, j, led, trump, winner, pw,
                                       pw and win_pos != p, trick, tp,
@@ -436,6 +451,7 @@ def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, playe
             tc[j] = c
             bit = np.int64(1) << c
             hands[p] = hand & ~bit
+            played_by[p] |= bit
             played |= bit
             trick |= bit
             tp += points_nb(c, trump)
@@ -508,7 +524,7 @@ def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, f
         pol = np.empty(4, dtype=np.int64)
         tpos = np.empty(4, dtype=np.int64)
         won = np.zeros(4, dtype=np.int64)
-        scratch = np.empty(8, dtype=np.int64)
+        scratch = np.empty(12, dtype=np.int64)
         cp = np.zeros(2, dtype=np.int64)
         rm = np.zeros(2, dtype=np.int64)
         sc = np.zeros(2, dtype=np.int64)
@@ -543,7 +559,8 @@ def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, f
                     forced = False
                     ncalls = 0
                 else:
-                    trump, cpos, forced, ncalls = call_trump_nb(dkey, hands, pol, calls)
+                    trump, cpos, forced, ncalls = call_trump_nb(dkey, hands, pol, calls, amsterdam,
+                                                                undertrump_forced, all_100, worlds)
                     playing = tpos[cpos]
                     caller = (dealer + 1 + cpos) & 3
                 for p in range(4):
@@ -557,12 +574,12 @@ def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, f
                         r_calls[r, q] = calls[q]
                     r_ncalls[r] = ncalls
                     play_out_nb(dkey, hands, pol, trump, tpos, playing, 0, 0, np.int64(0),
-                                amsterdam, undertrump_forced, all_100, worlds, scratch, won, cp, rm,
-                                r_cards[r], r_lead[r], r_win[r], r_pts[r], r_roem[r], True)
+                                amsterdam, undertrump_forced, all_100, worlds, calls, ncalls,
+                                scratch, won, cp, rm, r_cards[r], r_lead[r], r_win[r], r_pts[r], r_roem[r], True)
                 else:
                     play_out_nb(dkey, hands, pol, trump, tpos, playing, 0, 0, np.int64(0),
-                                amsterdam, undertrump_forced, all_100, worlds, scratch, won, cp, rm,
-                                r_cards[0], r_lead[0], r_win[0], r_pts[0], r_roem[0], False)
+                                amsterdam, undertrump_forced, all_100, worlds, calls, ncalls,
+                                scratch, won, cp, rm, r_cards[0], r_lead[0], r_win[0], r_pts[0], r_roem[0], False)
                 tt[0] = 0
                 tt[1] = 0
                 for p in range(4):
@@ -650,7 +667,7 @@ def trump_query_nb(seed, my_hand, my_pos, unseen, forced, pol, amsterdam,
         hands = np.empty(4, dtype=np.int64)
         tpos = np.empty(4, dtype=np.int64)
         won = np.zeros(4, dtype=np.int64)
-        scratch = np.empty(8, dtype=np.int64)
+        scratch = np.empty(12, dtype=np.int64)
         cp = np.zeros(2, dtype=np.int64)
         rm = np.zeros(2, dtype=np.int64)
         sc = np.zeros(2, dtype=np.int64)
@@ -658,6 +675,7 @@ def trump_query_nb(seed, my_hand, my_pos, unseen, forced, pol, amsterdam,
         d8 = np.empty((1, 4), dtype=np.int8)
         d1 = np.empty(1, dtype=np.int8)
         d16 = np.empty(1, dtype=np.int16)
+        no_calls = np.full(5, -1, dtype=np.int64)     # no strong seat here
         for p in range(4):
             tpos[p] = p & 1
         me = my_pos & 1
@@ -713,8 +731,8 @@ def trump_query_nb(seed, my_hand, my_pos, unseen, forced, pol, amsterdam,
                 rm[0] = 0
                 rm[1] = 0
                 play_out_nb(dkey, hands, pol, trump, tpos, playing, 0, 0, np.int64(0),
-                            amsterdam, undertrump_forced, all_100, worlds, scratch, won, cp, rm,
-                            d8, d1, d1, d16, d16, False)
+                            amsterdam, undertrump_forced, all_100, worlds, no_calls, 0,
+                            scratch, won, cp, rm, d8, d1, d1, d16, d16, False)
                 tt[0] = won[0] + won[2]
                 tt[1] = won[1] + won[3]
                 nat, pit = score_deal_nb(cp, rm, playing, tt, sc)
@@ -730,3 +748,7 @@ def call_values_nb(hands, trumps):
     for i in prange(hands.shape[0]):
         out[i] = call_value_nb(hands[i], trumps[i])
     return out
+
+
+# the strong policy's kernels use this module's; imported last (no cycle at import time)
+from . import klaverjassen_strong_nb as strong  # noqa: E402

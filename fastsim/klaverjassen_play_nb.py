@@ -14,7 +14,8 @@ from .bits import popcount_nb
 from .klaverjassen_nb import (FULL32, beats_nb, heuristic_play_nb, legal_nb, pimc_card_nb,
                               points_nb, roem_nb, rollout_nb, score_deal_nb, strength_nb)
 from .klaverjassen_schema import (CTR_PLAY, LAST_TRICK, POLICY_HEURISTIC, POLICY_PIMC,
-                                  POLICY_RANDOM)
+                                  POLICY_RANDOM, POLICY_STRONG)
+from .klaverjassen_strong_nb import STRONG_TAU, strong_card_nb
 from .pimc_nb import REST
 from .play_nb import random_card_nb
 from .rng import deal_key_nb, run_key_nb
@@ -53,8 +54,9 @@ def trick_state_nb(tc, tn, leader, trump):
 @njit(cache=True, inline="always")
 def policy_card_nb(pol, dkey, p, hand, legal, j, led, winner, win_pos, trick, tp, trump,
                    team_of_pos, playing, t, leader, tc, played, won, team_cp, team_rm, voids,
-                   amsterdam, undertrump_forced, all_100, worlds):
-    """The engine's policy branch of :func:`fastsim.klaverjassen_nb.play_out_nb`."""
+                   played_by, calls, ncalls, amsterdam, undertrump_forced, all_100, worlds):
+    """The engine's policy branch of :func:`fastsim.klaverjassen_nb.play_out_nb`
+    (``played_by``, ``calls[:ncalls]``: for strong, as the engine keeps them)."""
     pw = win_pos >= 0 and team_of_pos[win_pos] == team_of_pos[p]
     if pol == POLICY_RANDOM:
         return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
@@ -62,6 +64,10 @@ def policy_card_nb(pol, dkey, p, hand, legal, j, led, winner, win_pos, trick, tp
         return pimc_card_nb(dkey, p, hand, legal, trump, team_of_pos, playing, t, leader, tc, j,
                             played, won, team_cp, team_rm, voids, amsterdam, undertrump_forced,
                             all_100, worlds)
+    if pol == POLICY_STRONG and popcount_nb(legal) > 1:
+        return strong_card_nb(dkey, p, hand, legal, trump, team_of_pos, playing, t, leader, tc,
+                              j, played, won, team_cp, team_rm, voids, played_by, calls,
+                              ncalls, amsterdam, undertrump_forced, all_100, worlds, STRONG_TAU)
     return heuristic_play_nb(hand, legal, j, led, trump, winner, pw, pw and win_pos != p, trick,
                              tp, team_of_pos[p] == playing, FULL32 & ~(hand | played), all_100)
 
@@ -78,23 +84,37 @@ def legal_here_nb(hand, tc, tn, leader, trump, team_of_pos, p, amsterdam, undert
 def decide_card_nb(pol, seed, deal, p, hand, trump, team_of_pos, playing, t, leader, tc, tn,
                    played, won, team_cp, team_rm, voids, amsterdam, undertrump_forced, all_100,
                    worlds):
-    """The card policy ``pol`` plays for position ``p`` (keyed like the simulator's deal
-    ``deal`` of run ``seed``)."""
+    """The card policy ``pol`` (not strong: :func:`decide_strong_card_nb`) plays for
+    position ``p`` (keyed like the simulator's deal ``deal`` of run ``seed``)."""
+    none = np.zeros(4, dtype=np.int64)
+    return decide_strong_card_nb(pol, seed, deal, p, hand, trump, team_of_pos, playing, t,
+                                 leader, tc, tn, played, won, team_cp, team_rm, voids, none,
+                                 none, 0, amsterdam, undertrump_forced, all_100, worlds)
+
+
+@njit(cache=True)
+def decide_strong_card_nb(pol, seed, deal, p, hand, trump, team_of_pos, playing, t, leader,
+                          tc, tn, played, won, team_cp, team_rm, voids, played_by, calls,
+                          ncalls, amsterdam, undertrump_forced, all_100, worlds):
+    """:func:`decide_card_nb` for any policy: ``played_by`` (cards each position played
+    this deal) and the calling round ``calls[:ncalls]`` as the engine keeps them."""
     dkey = deal_key_nb(run_key_nb(seed), deal)
     led, winner, win_pos, hi, trick, tp = trick_state_nb(tc, tn, leader, trump)
     pw = win_pos >= 0 and team_of_pos[win_pos] == team_of_pos[p]
     legal = legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
     return policy_card_nb(pol, dkey, p, hand, legal, tn, led, winner, win_pos, trick, tp, trump,
                           team_of_pos, playing, t, leader, tc, played, won, team_cp, team_rm,
-                          voids, amsterdam, undertrump_forced, all_100, worlds)
+                          voids, played_by, calls, ncalls, amsterdam, undertrump_forced, all_100,
+                          worlds)
 
 
 @njit(cache=True)
 def rollout_policy_nb(dkey, pol, hands, trump, team_of_pos, playing, t0, leader, tc, tn,
-                      played, amsterdam, undertrump_forced, all_100, worlds, voids, won,
-                      team_cp, team_rm):
+                      played, amsterdam, undertrump_forced, all_100, worlds, voids, played_by,
+                      calls, ncalls, won, team_cp, team_rm):
     """Finish the deal from trick ``t0`` (``tc[:tn]`` on the table) exactly as the engine's
-    play loop does, everyone playing ``pol``; adds to ``won``, ``team_cp``, ``team_rm``."""
+    play loop does, everyone playing ``pol``; adds to ``won``, ``team_cp``, ``team_rm``
+    (``voids`` and ``played_by`` are kept up to date)."""
     for t in range(t0, 8):
         start = tn if t == t0 else 0
         led, winner, win_pos, hi, trick, tp = trick_state_nb(tc, start, leader, trump)
@@ -105,13 +125,14 @@ def rollout_policy_nb(dkey, pol, hands, trump, team_of_pos, playing, t0, leader,
             legal = legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
             c = policy_card_nb(pol, dkey, p, hand, legal, j, led, winner, win_pos, trick, tp,
                                trump, team_of_pos, playing, t, leader, tc, played, won,
-                               team_cp, team_rm, voids, amsterdam, undertrump_forced, all_100,
-                               worlds)
+                               team_cp, team_rm, voids, played_by, calls, ncalls, amsterdam,
+                               undertrump_forced, all_100, worlds)
             if j > 0 and (c >> 4) != led:
                 voids[p] |= 1 << led
             tc[j] = c
             bit = np.int64(1) << c
             hands[p] = hand & ~bit
+            played_by[p] |= bit
             played |= bit
             trick |= bit
             tp += points_nb(c, trump)
@@ -159,14 +180,15 @@ def sample_worlds_nb(seed, me, hand, played, t, leader, tn, forbid, start, count
 def play_query_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, leader, tc, tn, played,
                   won, team_cp, team_rm, voids, forbid, pol, amsterdam, undertrump_forced,
                   all_100, worlds, start, count, chunk, out_logw, out_mine, out_theirs,
-                  out_made):
+                  out_made, played_by, calls, ncalls):
     """(Heuristic only: ``pol`` and ``worlds`` are ignored, so that this kernel stays small and
     compiles fast; :func:`play_query_policy_nb` takes any policy.) Sample worlds ``start ..
     start+count`` for position ``me`` (to move) and finish each once per candidate card
     ``cards[k]`` with policy ``pol`` for everyone. Per world and card: my team's and the
     other team's banked score (nat and pit included) and whether the playing team made it
     (no nat). ``voids``: the engine's bookkeeping (for pimc); ``forbid``: every card each
-    position is known not to hold (for sampling)."""
+    position is known not to hold (for sampling); ``played_by``, ``calls``, ``ncalls``:
+    as :func:`play_query_policy_nb`'s (unused here)."""
     rkey = run_key_nb(seed)
     unseen = FULL32 & ~(hand | played)
     K = cards.shape[0]
@@ -221,13 +243,14 @@ def play_query_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, leader,
 def play_query_policy_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, leader, tc, tn,
                          played, won, team_cp, team_rm, voids, forbid, pol, amsterdam,
                          undertrump_forced, all_100, worlds, start, count, chunk, out_logw,
-                         out_mine, out_theirs, out_made):
+                         out_mine, out_theirs, out_made, played_by, calls, ncalls):
     """(Any policy; :func:`play_query_nb` is the small, fast-compiling heuristic-only twin with the
     same arguments.) Sample worlds ``start .. start+count`` for position ``me`` (to move)
     and finish each once per candidate card ``cards[k]`` with policy ``pol`` for everyone.
     Per world and card: my team's and the other team's banked score (nat and pit included)
     and whether the playing team made it (no nat). ``voids``: the engine's bookkeeping (for
-    pimc); ``forbid``: every card each position is known not to hold (for sampling)."""
+    pimc and strong; ``played_by``, ``calls[:ncalls]``: the engine's, for strong);
+    ``forbid``: every card each position is known not to hold (for sampling)."""
     rkey = run_key_nb(seed)
     unseen = FULL32 & ~(hand | played)
     K = cards.shape[0]
@@ -238,6 +261,7 @@ def play_query_policy_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, 
         h2 = np.empty(4, dtype=np.int64)
         w2 = np.empty(4, dtype=np.int64)
         v2 = np.empty(4, dtype=np.int64)
+        b2 = np.empty(4, dtype=np.int64)
         tc2 = np.empty(4, dtype=np.int64)
         cp = np.empty(2, dtype=np.int64)
         rm = np.empty(2, dtype=np.int64)
@@ -257,6 +281,9 @@ def play_query_policy_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, 
                     w2[q] = won[q]
                     v2[q] = voids[q]
                 h2[me] = hand & ~(np.int64(1) << c)
+                for q in range(4):
+                    b2[q] = played_by[q]
+                b2[me] |= np.int64(1) << c
                 for x in range(2):
                     cp[x] = team_cp[x]
                     rm[x] = team_rm[x]
@@ -272,7 +299,7 @@ def play_query_policy_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, 
                 else:
                     rollout_policy_nb(pkey, pol, h2, trump, team_of_pos, playing, t, leader,
                                       tc2, tn + 1, pl, amsterdam, undertrump_forced, all_100,
-                                      worlds, v2, w2, cp, rm)
+                                      worlds, v2, b2, calls, ncalls, w2, cp, rm)
                 tt[0] = 0
                 tt[1] = 0
                 for q in range(4):

@@ -43,9 +43,15 @@ for _r, _v in {9: 45, 7: 35, 12: 25, 8: 20, 11: 15, 10: 12, 6: 10, 5: 10}.items(
     CALL_TRUMP_VALUE[_r] = _v
 CALL_THRESHOLD = np.array([95, 90, 90, 85], dtype=np.int64)
 
-# policies (per seat; shared, fastsim/common.py): pimc = card play by pimc; the trump call by the heuristic
-from .common import (PIMC_WORLDS, POLICIES, POLICY_HEURISTIC, POLICY_NAMES,  # noqa: E402,F401
-                     POLICY_PIMC, POLICY_RANDOM)
+# policies (per seat; shared, fastsim/common.py): pimc = card play by pimc; the trump call by the heuristic;
+from .common import (PIMC_WORLDS, POLICIES as _COMMON_POLICIES, POLICY_HEURISTIC,  # noqa: E402,F401
+                     POLICY_NAMES, POLICY_PIMC, POLICY_RANDOM, POLICY_STRONG)
+# strong: the trump call by search and pimc card play over worlds that fit the calling
+# round (fastsim/klaverjassen_strong_nb.py); Klaverjassen is the game that plays it.
+# POLICY_NAMES stays the shared three: they are the tidy frame's policy categories, and a
+# run with a strong seat gets "strong" added as one more (analyzer.agents.tidy_named), so
+# the frames of runs without one are unchanged
+POLICIES = {**_COMMON_POLICIES, "strong": POLICY_STRONG}
 
 CTR_CALL = 64
 CTR_FORCED = 68

@@ -93,8 +93,12 @@ def tidy(result):
 
 
 def columns(result):
-    """The tidy table's columns as arrays (built into Arrow without pandas)."""
+    """The tidy table's columns as arrays (built into Arrow without pandas); ``None`` (the
+    frame's path, which names the policy) when a seat plays strong."""
     from ..frames import columns_klaverjassen
+    from fastsim.klaverjassen_schema import POLICY_STRONG
+    if (np.asarray(result.policies).astype(np.int64) == POLICY_STRONG).any():
+        return None
     return columns_klaverjassen(result)
 
 
@@ -259,12 +263,13 @@ concat = concat_results   # chunk results joined (the registry interface)
 PLAY_OPTIONS = [
     (("--trump",), dict(required=True, help="Trump suit.")),
     (("--caller",), dict(type=int, required=True, help="The position that named trump (its team plays).")),
+    (("--forced",), dict(is_flag=True, help="Everyone passed and position 0 had to name trump (--caller 0); the strong policy conditions on the calling round.")),
 ]
 PLAY_HELP = "Expected team margin and P(the playing team makes it) of every legal card (Klaverjassen)."
 
 
 def play(trump, caller, hand, position, history, samples, policy, worlds, variant, notation,
-         seed, threads):
+         seed, threads, forced=False):
     from ..klaverjassen_play import play_query
     return play_query(hand, trump, caller, position, history, samples, policy,
-                      worlds or PIMC_WORLDS, seed, threads, notation, variant)
+                      worlds or PIMC_WORLDS, seed, threads, notation, variant, forced=forced)
