@@ -23,8 +23,8 @@ from .trick import trick_key_nb, trick_so_far_nb, NATURAL_ORDER
 from .rng import KEY_PIMC_BID, run_key_nb, deal_key_nb, below_nb, rand_nb, shuffle_nb
 from .bidmodel_nb import CTR_THIN, bid_loglik_nb, uniform_nb
 from .boerenbridge_schema import (
-    POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC, POLICY_STRONG, STRONG_BID_WORLDS,
-    STRONG_CANDIDATES, STRONG_SLOPE, STRONG_WORLDS, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK,
+    POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC, POLICY_STRONG, STRONG_BID_FACTOR,
+    STRONG_CANDIDATES, STRONG_SLOPE, STRONG_CARD_FACTOR, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK,
     BAUER_BONUS, BLIND_MULTIPLIER, LEADER_BONUS, EARLIER_BIDS_SHIFT, MAX_SEATS,
 )
 
@@ -298,7 +298,7 @@ def policy_bid_nb(pol, dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, sco
                            bauer, dealer_rule, is_blind, worlds)
     if pol == POLICY_STRONG:
         return strong_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, scoring,
-                             bauer, dealer_rule, is_blind, STRONG_BID_WORLDS,
+                             bauer, dealer_rule, is_blind, STRONG_BID_FACTOR * worlds,
                              STRONG_CANDIDATES, STRONG_SLOPE)
     return heuristic_bid_nb(hand, trump, n, h, p, bid_sum, f, is_blind)
 
@@ -320,7 +320,8 @@ def policy_card_nb(pol, dkey, n, h, p, hand, legal, turned, trump, played, bids,
         if pol == POLICY_STRONG:
             return strong_card_nb(dkey, n, h, p, hand, legal, trump, played, bids, won, t,
                                   leader, tc, j, voids, pl_by, scoring, bauer, dealer_rule,
-                                  is_blind, STRONG_WORLDS, STRONG_CANDIDATES, STRONG_SLOPE)
+                                  is_blind, STRONG_CARD_FACTOR * worlds, STRONG_CANDIDATES,
+                                  STRONG_SLOPE)
     return heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
                              FULL52 & ~(hand | played))
 

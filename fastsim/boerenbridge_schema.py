@@ -22,10 +22,11 @@ from .common import (PIMC_WORLDS, POLICIES as _BASE_POLICIES, POLICY_HEURISTIC, 
 POLICIES = {**_BASE_POLICIES, "strong": POLICY_STRONG}
 POLICY_NAMES = {v: k for k, v in POLICIES.items()}
 
-# the strong policy (fastsim/boerenbridge_strong_nb.py): worlds per card and per bid, the
-# candidates drawn per world kept, the soft bidder's slope that weighs them
-STRONG_WORLDS = 128
-STRONG_BID_WORLDS = 256
+# the strong policy (fastsim/boerenbridge_strong_nb.py): its worlds per card and per bid as
+# multiples of ``worlds`` (pimc's, default 16: 128 and 256), the candidates drawn per world
+# kept, the soft bidder's slope that weighs them
+STRONG_CARD_FACTOR = 8
+STRONG_BID_FACTOR = 16
 STRONG_CANDIDATES = 4
 STRONG_SLOPE = 1.0
 
