@@ -20,18 +20,21 @@ and its resampling offset from the same decision key at :data:`RESAMPLE_SALT`.
 Exact rules: ``docs/bonken.md`` ("The strong policy").
 
 This module imports :mod:`fastsim.bonken_nb`, which imports this module at its end (its
-dispatch calls these kernels): import either first.
+dispatch calls these kernels), and :mod:`fastsim.bonken_play_nb` at its own end: import any
+of them first.
 """
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from .bits import popcount_nb, lowest_nb
-from .bonken_nb import (choose_contract_nb, negative_cost_nb, pimc_card_nb, play_domino_nb,
-                        rollout_nb, trump_of_nb)
-from .bonken_schema import BASELINE, DOMINO, N_NEGATIVE, POLICY_HEURISTIC
+from .bonken_nb import (HEARTS, choose_contract_nb, heuristic_card_nb, legal_bonken_nb,
+                        negative_cost_nb, penalty_mask_nb, pimc_card_nb, play_domino_nb,
+                        rollout_nb, score_trick_nb, trump_of_nb)
+from .bonken_schema import BASELINE, DOMINO, N_NEGATIVE, NO_HEARTS, NO_KH, POLICY_HEURISTIC
 from .pimc_nb import REST, best_index_nb, draw_world_nb, list_cards_nb, resample_nb
 from .play_nb import FULL52, hand_value_nb
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb, run_key_nb
+from .trick import NATURAL_ORDER, trick_key_nb, trick_so_far_nb
 
 # the reproducibility contract of strong (changing one changes every strong result)
 CHOICE_WORLDS = 8        # the contract search samples CHOICE_WORLDS × worlds deals
@@ -217,3 +220,104 @@ def strong_choose_decide_nb(seed, deal, hand, avail, after_broken, worlds):
     the card-play worlds; the search uses ``CHOICE_WORLDS ×`` that)."""
     return strong_choose_nb(deal_key_nb(run_key_nb(seed), deal), hand, avail, after_broken,
                             CHOICE_WORLDS * worlds, RELATIVE)
+
+
+# ----------------------------------------------------------------------------- play query
+
+@njit(cache=True)
+def rollout_strong_nb(dkey, contract, hands, after_broken, t0, leader, tc, tn, played, broken,
+                      taken, scores, voids, worlds, chosen_from, chooser_played):
+    """Finish a round from trick ``t0`` as the engine's play loop does with everyone playing
+    strong (:func:`fastsim.bonken_play_nb.rollout_policy_nb` for strong); adds the remaining
+    penalties/gains to ``scores``."""
+    trump = trump_of_nb(contract)
+    danger = penalty_mask_nb(contract)
+    restrict = contract == NO_HEARTS or contract == NO_KH
+    t = t0
+    while t < 13:
+        start = tn if t == t0 else 0
+        led, winner, win_pos, best_key, trick = trick_so_far_nb(tc, start, leader, 4, trump,
+                                                               NATURAL_ORDER)
+        for j in range(start, 4):
+            p = (leader + j) & 3
+            hand = hands[p]
+            legal = legal_bonken_nb(hand, j, led, restrict, after_broken, broken)
+            if popcount_nb(legal) > 1:
+                c = strong_card_nb(dkey, contract, p, hand, legal, after_broken, t, leader, tc, j,
+                                   played, broken, taken, scores, voids, worlds, chosen_from,
+                                   chooser_played)
+            else:
+                c = heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger,
+                                      played)
+            if j > 0 and (c >> 4) != led:
+                voids[p] |= 1 << led
+            tc[j] = c
+            bit = np.int64(1) << c
+            hands[p] = hand & ~bit
+            played |= bit
+            trick |= bit
+            if p == CHOOSER:
+                chooser_played |= bit
+            if j == 0:
+                led = c >> 4
+            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
+            if key > best_key:
+                best_key = key
+                winner = c
+                win_pos = p
+        if trick & HEARTS:
+            broken = True
+        score_trick_nb(contract, trick, t, win_pos, scores)
+        taken |= trick & danger
+        leader = win_pos
+        t += 1
+        if danger != 0 and taken == danger:
+            break
+
+
+@njit(cache=True, parallel=True)
+def play_query_strong_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, tn, played,
+                         broken, taken, scores, voids, svoids, worlds, chosen_from,
+                         chooser_played, start, count, chunk, out_logw, out_scores):
+    """:func:`fastsim.bonken_play_nb.play_query_policy_nb` with everyone playing strong (the
+    same worlds, weights and policy keys); ``chosen_from`` / ``chooser_played`` as in
+    :func:`strong_card_nb` (the query's own worlds are not weighted by the choice)."""
+    rkey = run_key_nb(seed)
+    unseen = FULL52 & ~(hand | played)
+    K = cards.shape[0]
+    n_chunks = (count + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        world = np.empty(4, dtype=np.int64)
+        h2 = np.empty(4, dtype=np.int64)
+        sc = np.empty(4, dtype=np.int64)
+        v2 = np.empty(4, dtype=np.int64)
+        tc2 = np.empty(4, dtype=np.int64)
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            wkey = deal_key_nb(rkey, start + i)
+            logw = query._world_nb(wkey, me, hand, unseen, t, leader, tn, svoids, world)
+            out_logw[i] = logw
+            if logw == -np.inf:
+                continue
+            pkey = deal_key_nb(wkey, query.WORLD_SALT)
+            for k in range(K):
+                c = cards[k]
+                for q in range(4):
+                    h2[q] = world[q]
+                    sc[q] = scores[q]
+                    v2[q] = voids[q]
+                h2[me] = hand & ~(np.int64(1) << c)
+                for j in range(tn):
+                    tc2[j] = tc[j]
+                tc2[tn] = c
+                if tn > 0 and (c >> 4) != (tc[0] >> 4):
+                    v2[me] |= 1 << (tc[0] >> 4)
+                bit = np.int64(1) << c
+                cp = chooser_played | (bit if me == CHOOSER else np.int64(0))
+                rollout_strong_nb(pkey, contract, h2, after_broken, t, leader, tc2, tn + 1,
+                                  played | bit, broken, taken, sc, v2, worlds, chosen_from, cp)
+                out_scores[i, k] = sc[me]
+
+
+# the play query's world sampler and policy salt (its module imports bonken_nb, which imports
+# this one: the module object here, its names resolved when the kernel is first compiled)
+from . import bonken_play_nb as query  # noqa: E402
