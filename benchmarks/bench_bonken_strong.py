@@ -14,9 +14,10 @@ import time
 import numba
 import numpy as np
 
+from fastsim import bonken as bk
 from fastsim import bonken_nb as nb
 from fastsim import bonken_strong_nb as snb
-from fastsim.bonken_schema import NO_HEARTS, PIMC_WORLDS, POLICY_PIMC
+from fastsim.bonken_schema import NO_HEARTS, PIMC_WORLDS, POLICY_STRONG
 from fastsim.rng import deal_key_nb, run_key_nb
 
 
@@ -64,6 +65,17 @@ def main():
             f(hands, i)
         ms = (time.perf_counter() - t) * 1000 / len(deals)
         print(f"  {name:36s} {ms:8.3f} ms per decision")
+    # whole games, everyone strong: the time per card played (single legal cards included)
+    rules = bk.build_rules()
+    pol = np.full(4, POLICY_STRONG, dtype=np.int8)
+    n_games = max(1, a.n // 20)
+    bk.simulate(rules, 1, seed=2, policies=pol, worlds=a.worlds, threads=1)
+    t = time.perf_counter()
+    r = bk.simulate(rules, n_games, seed=2, policies=pol, worlds=a.worlds, threads=1)
+    dt = time.perf_counter() - t
+    cards = int(r.deals["n_tricks"].astype(np.int64).sum()) * 4
+    print(f"  {n_games} whole games, all strong: {dt / n_games * 1000:.0f} ms per game, "
+          f"{(dt - 0) * 1000 / cards:.3f} ms per card played (choices included)")
 
 
 if __name__ == "__main__":

@@ -505,7 +505,8 @@ def contract_query_nb(seed, my_hand, unseen, contracts, pol, after_broken, world
     """For sample ``start + i``: deal ``unseen`` (39 cards) to positions 0, 2, 3 (I am the
     chooser, position 1; the dealer is position 3) and play every contract of ``contracts``
     on that same deal. ``out_scores[i, c, p]``: score of position ``p`` in contract ``c``
-    (strong players infer as if I had chosen it from ``contracts``)."""
+    (strong players infer as if I had chosen it from the contracts of ``contracts`` of its
+    half: the negative ones, or the trump options)."""
     rkey = run_key_nb(seed)
     nc = contracts.shape[0]
     chosen_from = 0
@@ -542,8 +543,9 @@ def contract_query_nb(seed, my_hand, unseen, contracts, pol, after_broken, world
                 if contracts[c] == DOMINO:
                     play_domino_nb(dkey, hands, pol, scores, dm, d2, False)
                 else:
+                    half = 0x7F if contracts[c] < N_NEGATIVE else 0xF80
                     play_tricks_nb(dkey, contracts[c], hands, pol, after_broken, worlds, scratch, won,
-                                   scores, d3, d2, d2, False, chosen_from)
+                                   scores, d3, d2, d2, False, chosen_from & half)
                 for p in range(4):
                     out_scores[i, c, p] = scores[p]
 
