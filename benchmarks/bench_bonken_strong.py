@@ -5,8 +5,8 @@ decision on random deals: the contract choice of round 1 (all seven negative con
 open) and of round 8 (all five trump options), and the opening lead of position 0 in
 No Hearts (13 cards, the chooser's choice inferred; a first lead has the most legal cards
 and the longest rollouts, so it is the dearest card decision), with pimc's opening lead
-for comparison. ``--worlds`` is the engine's worlds count (strong's card play uses it, its
-contract search ``CHOICE_WORLDS ×`` it).
+over as many worlds for comparison; then whole games. ``--worlds`` is the engine's worlds
+count (strong's card play uses ``PLAY_WORLDS ×`` it, its contract search ``CHOICE_WORLDS ×``).
 """
 import argparse
 import time
@@ -46,7 +46,7 @@ def main():
                                         np.int64(a.worlds), np.int64(0x7F), np.int64(0))
         return nb.pimc_card_nb(np.uint64(deal_key_nb(rk, np.int64(i))), NO_HEARTS, 0, h, legal, False, 0, 0,
                                z4, 0, np.int64(0), False, np.int64(0), z4, z4.copy(),
-                               np.int64(a.worlds))
+                               np.int64(snb.PLAY_WORLDS * a.worlds))
 
     cases = {
         "contract choice, 7 negative open": lambda hands, i: snb.strong_choose_decide_nb(
@@ -54,9 +54,10 @@ def main():
         "contract choice, 5 trump options": lambda hands, i: snb.strong_choose_decide_nb(
             np.uint64(1), np.int64(i), np.int64(hands[1]), np.int64(0xF80), False, np.int64(a.worlds)),
         "strong opening lead (No Hearts)": lambda hands, i: lead(True, hands, i),
-        "pimc opening lead (No Hearts)": lambda hands, i: lead(False, hands, i),
+        "pimc opening lead, as many worlds": lambda hands, i: lead(False, hands, i),
     }
-    print(f"worlds {a.worlds} (contract search {snb.CHOICE_WORLDS * a.worlds}), "
+    print(f"worlds {a.worlds}: strong's card play {snb.PLAY_WORLDS * a.worlds}, contract search "
+          f"{snb.CHOICE_WORLDS * a.worlds}; "
           f"{a.n} random deals, one thread")
     for name, f in cases.items():
         f(deals[0], 0)                      # compile

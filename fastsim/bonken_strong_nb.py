@@ -10,8 +10,9 @@
   holding the world's hand, chose the contract being played (a softmax over the heuristic
   chooser's values, temperatures :data:`TEMP_NEGATIVE` / :data:`TEMP_TRUMP`), and resamples
   ``worlds`` of them (:func:`fastsim.pimc_nb.resample_nb`). The chooser itself has nothing to
-  infer and plays exactly as pimc; so does everyone when nobody chose (``fixed_order``, a
-  run of one contract: ``chosen_from`` 0).
+  infer and plays exactly as pimc would with as many worlds; so does everyone when nobody
+  chose (``fixed_order``, a run of one contract: ``chosen_from`` 0). strong's card play
+  uses :data:`PLAY_WORLDS` × the engine's ``worlds`` (pimc: ``worlds``).
 
 Keys (reproducible for any thread count): the choice's worlds from
 ``deal_key(deal_key(deal key, KEY_STRONG_BID + 1), w)``; a card decision of ``me`` at trick
@@ -36,9 +37,11 @@ from .play_nb import FULL52, hand_value_nb
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb, run_key_nb
 from .trick import NATURAL_ORDER, trick_key_nb, trick_so_far_nb
 
-# the reproducibility contract of strong (changing one changes every strong result)
-CHOICE_WORLDS = 8        # the contract search samples CHOICE_WORLDS × worlds deals
-CANDIDATES = 4           # a card decision draws CANDIDATES × worlds candidate worlds
+# the reproducibility contract of strong (changing one changes every strong result);
+# ``worlds`` is the engine's (--worlds, default PIMC_WORLDS = 16)
+PLAY_WORLDS = 4          # a card decision evaluates PLAY_WORLDS × worlds worlds (default 64)
+CHOICE_WORLDS = 8        # the contract search samples CHOICE_WORLDS × worlds deals (128)
+CANDIDATES = 4           # of CANDIDATES × those card worlds drawn as candidates (256)
 RESAMPLE_SALT = 1 << 40  # key offset of the resampling (above every candidate index)
 CHOOSER = 1              # the chooser's position
 # the soft chooser model: softmax of the heuristic chooser's values over the available
@@ -171,8 +174,10 @@ def strong_worlds_nb(dkey, contract, me, hand, t, leader, tn, played, voids, wor
 @njit(cache=True)
 def strong_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, tn, played,
                    broken, taken, scores, voids, worlds, chosen_from, chooser_played):
-    """strong's card: pimc over the worlds of :func:`strong_worlds_nb` (each finished by the
-    heuristic, my own round score); exactly pimc for the chooser or when nobody chose."""
+    """strong's card: pimc over the ``PLAY_WORLDS × worlds`` worlds of
+    :func:`strong_worlds_nb` (each finished by the heuristic, my own round score); exactly
+    pimc with that many worlds for the chooser or when nobody chose."""
+    worlds = PLAY_WORLDS * worlds
     if me == CHOOSER or popcount_nb(chosen_from) <= 1:
         return pimc_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, tn,
                             played, broken, taken, scores, voids, worlds)

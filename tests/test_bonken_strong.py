@@ -207,9 +207,12 @@ def test_strong_games_play_every_contract_once_and_differ_from_pimc():
     assert (s.games["totals"].sum(axis=1) == 0).all()
     assert not np.array_equal(con, p.deals["contract"].reshape(8, 11))
     fixed = dict(contract="no-hearts")
-    a = _games(40, [POLICY_STRONG, POLICY_STRONG, POLICY_STRONG, POLICY_STRONG], None, **fixed)
-    b = _games(40, [POLICIES["pimc"]] * 4, None, **fixed)
-    # nobody chose in a run of one contract: strong plays exactly as pimc there
+    a = _games(40, [POLICY_STRONG] * 4, None, worlds=4, **fixed)
+    b = _games(40, [POLICIES["pimc"]] * 4, None, worlds=4 * snb.PLAY_WORLDS, **fixed)
+    c = _games(40, [POLICIES["pimc"]] * 4, None, worlds=4, **fixed)
+    # nobody chose in a run of one contract: strong plays exactly as pimc with
+    # PLAY_WORLDS times the worlds there (and not as pimc with the engine's worlds)
+    assert not np.array_equal(a.deals["scores"], c.deals["scores"])
     assert np.array_equal(a.deals["scores"], b.deals["scores"])
 
 
