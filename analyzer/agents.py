@@ -103,10 +103,19 @@ def user_code(spec):
     return USER_BASE + _SPECS.index(spec)
 
 
+def _builtin_name(code):
+    """The name of a built-in policy code: the shared ones, or a game's own (Bonken's
+    ``strong``), which every game that lists it names alike."""
+    if code in BUILTIN_NAMES:
+        return BUILTIN_NAMES[code]
+    from fastsim import bonken_schema
+    return bonken_schema.POLICY_NAMES[code]
+
+
 def spec_of(code):
     code = int(code)
     if code < USER_BASE:
-        return BUILTIN_NAMES[code]
+        return _builtin_name(code)
     if code - USER_BASE >= len(_SPECS):
         raise PolicyError("a policy of your own runs only in the process that loaded it "
                           "(no Dask workers)")
@@ -295,7 +304,7 @@ class _Agents:
         k = self.decision
         self.decision += 1
         if code < USER_BASE:
-            return builtin(BUILTIN_NAMES[code])
+            return builtin(_builtin_name(code))
         spec = spec_of(code)
         st = PolicyState(info, phase, self.seed, self.deal, k, self.worlds)
         return _ask(load_policy(spec), spec, st)
@@ -701,14 +710,21 @@ class BonkenContractState(_DecisionBeforePlay):
         return list(self.available)
 
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=None):
-        """The built-in ``policy``'s contract (pimc chooses as the heuristic), exactly as
-        the simulator."""
+        """The built-in ``policy``'s contract (pimc chooses as the heuristic, strong by its
+        search over ``CHOICE_WORLDS × worlds`` deals), exactly as the simulator."""
         from fastsim import bonken_nb as nb
-        if policy not in BUILTIN:
-            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(BUILTIN)}")
+        from fastsim.bonken_schema import PIMC_WORLDS, POLICIES
+        if policy not in POLICIES:
+            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        if policy == "strong":
+            from fastsim import bonken_strong_nb as snb
+            return int(snb.strong_choose_decide_nb(
+                check_seed(seed), np.int64(deal), np.int64(self.hand),
+                np.int64(self.available_mask), self.rules.hearts_after_broken,
+                np.int64(PIMC_WORLDS if worlds is None else worlds)))
         return int(nb.choose_contract_nb(_dkey(seed, deal), np.int64(self.hand),
                                          np.int64(self.available_mask),
-                                         np.int64(BUILTIN[policy])))
+                                         np.int64(POLICIES[policy])))
 
     def __repr__(self):
         from fastsim.bonken_schema import CONTRACTS
@@ -742,12 +758,16 @@ def simulate_bonken(rules, n_games, seed=0, policies=None, contract=None, game_s
             hands = [int(dd["hands"][r, s]) for s in seats]
             agents = _Agents([pol[s] for s in seats], seed, deal, worlds)
             c = plan[k]
+            chosen_from = 0
             if c < 0:
                 st = BonkenContractState(rules, hands[1], k, done)
+                chosen_from = st.available_mask
                 c = agents.act(1, st, "contract",
-                               lambda pl, st=st: st.decide(pl, seed=seed, deal=deal))
+                               lambda pl, st=st: st.decide(pl, seed=seed, deal=deal,
+                                                           worlds=worlds))
             done |= 1 << c
-            d = DominoDeal(rules, hands) if c == DOMINO else BonkenDeal(rules, c, hands)
+            d = (DominoDeal(rules, hands) if c == DOMINO
+                 else BonkenDeal(rules, c, hands, chosen_from=chosen_from))
             while not d.is_terminal:
                 p = d.to_move
                 st = d.info_state(p)

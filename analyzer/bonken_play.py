@@ -9,12 +9,14 @@ of the contract being played (my whole round score, points already taken include
 Positions: 0 = left of the dealer (leads the first trick), 1 = the chooser, 3 = the dealer.
 Domino has its own state (:class:`DominoInfoState`: moves are cards or passes; a pass shows
 the player holds none of the cards playable then) and query (:func:`domino_play_query`,
-also reached through :func:`play_query` with ``contract="domino"``). The chooser's
-contract choice is not used to sample the hidden hands. numpy only.
+also reached through :func:`play_query` with ``contract="domino"``). The query's own
+worlds do not use the chooser's contract choice; the ``strong`` policy's decisions do when
+the state knows what the chooser chose from (``chosen_from``). numpy only.
 """
 import numpy as np
 
 from fastsim import bonken_play_nb as pq
+from fastsim import bonken_strong_nb as snb
 from fastsim.bonken_schema import (CONTRACTS, DOMINO, NO_HEARTS, NO_KH, NO_LAST, NO_MEN,
                                    NO_QUEENS, DUCKING, PIMC_WORLDS, POLICIES, TRUMP_S, NO_TRUMP,
                                    RulesError, build_rules, contract_id)
@@ -79,17 +81,22 @@ class BonkenInfoState:
     Attributes: ``rules``, ``contract`` (id), ``position``, ``hand`` (mask), ``tricks``
     (``(leader, cards, winner)``), ``leader``/``current``, ``won``, ``scores`` (round
     points so far) and ``voids`` per position, ``played_by``, ``played``, ``broken``
-    (a heart has fallen), ``taken`` (penalty cards taken)."""
+    (a heart has fallen), ``taken`` (penalty cards taken), ``chosen_from`` (bit set of the
+    contracts the chooser chose this one from; 0: unknown or nobody chose — the strong
+    policy then infers nothing from the choice)."""
     game = GAME
     n = 4
     h = 13
     __slots__ = ("rules", "contract", "position", "hand", "tricks", "leader", "current",
                  "won", "scores", "voids", "hearts_only", "played_by", "played", "broken",
-                 "taken")
+                 "taken", "chosen_from")
 
     @classmethod
-    def initial(cls, rules, contract, position, hand):
+    def initial(cls, rules, contract, position, hand, chosen_from=0):
         s = cls.__new__(cls)
+        s.chosen_from = int(chosen_from)
+        if s.chosen_from and not s.chosen_from >> int(contract) & 1:
+            raise RulesError("chosen_from must contain the contract being played")
         s.rules = rules
         s.contract = int(contract)
         if s.contract == DOMINO:
@@ -114,7 +121,7 @@ class BonkenInfoState:
 
     @classmethod
     def from_inputs(cls, contract, hand, position, history="", notation="en", variants=(),
-                    require_turn=True):
+                    require_turn=True, chosen_from=0):
         """From the CLI-style inputs (``history`` as in :mod:`analyzer.infostate`); raises
         :class:`RulesError` / :class:`CardError` with a one-line message."""
         rules = build_rules(variants)
@@ -149,7 +156,7 @@ class BonkenInfoState:
         if len(codes) + len(mine) != 13:
             raise RulesError(f"hand of the wrong size: {len(codes)} cards held after playing "
                              f"{len(mine)} makes {len(codes) + len(mine)}, not 13")
-        s = cls.initial(rules, cid, position, codes + mine)
+        s = cls.initial(rules, cid, position, codes + mine, chosen_from)
         return replay(s, tricks, position, notation, require_turn, "round")
 
     def _copy(self):
@@ -295,6 +302,13 @@ class BonkenInfoState:
             return int(pq.decide_heuristic_nb(self.contract, a["hand"],
                                               np.int64(self._legal_mask()), self.leader,
                                               a["tc"], a["tn"], a["played"]))
+        if policy == "strong":
+            return int(snb.strong_decide_nb(
+                check_seed(seed), np.int64(deal), self.contract, p, a["hand"],
+                np.int64(self._legal_mask()), self.rules.hearts_after_broken, self.t,
+                self.leader, a["tc"], a["tn"], a["played"], a["broken"], a["taken"],
+                a["scores"], a["voids"].copy(), np.int64(worlds), np.int64(self.chosen_from),
+                np.int64(self.played_by[1])))
         return int(pq.decide_card_nb(POLICIES[policy], check_seed(seed), np.int64(deal),
                                      self.contract, p, a["hand"], np.int64(self._legal_mask()),
                                      self.rules.hearts_after_broken, self.t, self.leader,
@@ -313,12 +327,13 @@ class BonkenDeal(Deal):
     __slots__ = ()
     OVER = "the round is over: no card can be played"
 
-    def __init__(self, rules, contract, hands, notation="en"):
+    def __init__(self, rules, contract, hands, notation="en", chosen_from=0):
         masks = dealt_masks(hands, 4, notation)
         cid = contract_id(contract) if not isinstance(contract, (int, np.integer)) else int(contract)
         self.rules = rules
         self.dealt = tuple(masks)
-        self.states = tuple(BonkenInfoState.initial(rules, cid, p, masks[p]) for p in range(4))
+        self.states = tuple(BonkenInfoState.initial(rules, cid, p, masks[p], chosen_from)
+                            for p in range(4))
 
     def scores(self):
         return list(self.states[0].scores)
@@ -395,12 +410,20 @@ def play_query(contract, hand, position, history="", samples=DEFAULT_SAMPLES,
     a = state.kernel_args()
     lw = np.empty(samples, dtype=np.float64)
     sc = np.zeros((samples, K), dtype=np.int16)
-    kernel = pq.play_query_nb if policy == "heuristic" else pq.play_query_policy_nb
-    kernel(seed_u, state.contract, state.position, a["hand"], cards,
-           state.rules.hearts_after_broken, state.t, state.leader, a["tc"], a["tn"],
-           a["played"], a["broken"], a["taken"], a["scores"], a["voids"],
-           a["svoids"], POLICIES[policy], np.int64(worlds), np.int64(0), np.int64(samples),
-           np.int64(CHUNK), lw, sc)
+    if policy == "strong":
+        snb.play_query_strong_nb(seed_u, state.contract, state.position, a["hand"], cards,
+                                 state.rules.hearts_after_broken, state.t, state.leader, a["tc"],
+                                 a["tn"], a["played"], a["broken"], a["taken"], a["scores"],
+                                 a["voids"], a["svoids"], np.int64(worlds),
+                                 np.int64(state.chosen_from), np.int64(state.played_by[1]),
+                                 np.int64(0), np.int64(samples), np.int64(CHUNK), lw, sc)
+    else:
+        kernel = pq.play_query_nb if policy == "heuristic" else pq.play_query_policy_nb
+        kernel(seed_u, state.contract, state.position, a["hand"], cards,
+               state.rules.hearts_after_broken, state.t, state.leader, a["tc"], a["tn"],
+               a["played"], a["broken"], a["taken"], a["scores"], a["voids"],
+               a["svoids"], POLICIES[policy], np.int64(worlds), np.int64(0), np.int64(samples),
+               np.int64(CHUNK), lw, sc)
     ok = np.isfinite(lw)
     if not ok.any():
         raise RulesError("no deal of the unseen cards is consistent with the shown voids")
@@ -652,7 +675,8 @@ class DominoInfoState:
         return s
 
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
-        """The engine's Domino move (pimc plays Domino by the heuristic, as in the engine)."""
+        """The engine's Domino move (pimc and strong play Domino by the heuristic, as in
+        the engine)."""
         if policy not in POLICIES:
             raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
         p = self.to_move

@@ -167,6 +167,7 @@ def columns_bonken(result):
     chooser, policy, contract, n_tricks, hand, tricks, score, domino_loser and the features
     of :func:`bonken_features`."""
     from fastsim.bonken_schema import CONTRACTS, GAME as BGAME, POLICY_NAMES as BNAMES
+    from fastsim.common import POLICY_NAMES as SHARED_NAMES
     d = result.deals
     rows = len(d["deal"])
     rep = lambda a: np.repeat(a, 4)  # noqa: E731
@@ -183,8 +184,12 @@ def columns_bonken(result):
         "seat": seats,
         "position": pos,
         "chooser": pos == 1,
-        "policy": pd.Categorical.from_codes(np.tile(result.policies.astype(np.int64), rows),
-                                            categories=[BNAMES[i] for i in sorted(BNAMES)]),
+        # the shared policy names, and Bonken's own (strong) only in a run that seats it
+        # (as a policy of your own: agents.tidy_named), so the other runs' frames are unchanged
+        "policy": pd.Categorical.from_codes(
+            np.tile(result.policies.astype(np.int64), rows),
+            categories=[BNAMES[i] for i in sorted(BNAMES)
+                        if i in SHARED_NAMES or i in set(result.policies.astype(int).tolist())]),
         "contract": pd.Categorical.from_codes(rep(d["contract"]).astype(np.int64),
                                               categories=CONTRACTS),
         "n_tricks": rep(d["n_tricks"]),

@@ -23,7 +23,8 @@ from .pimc_nb import decision_key_nb, draw_world_nb, list_cards_nb, best_index_n
 from .trick import trick_key_nb, trick_so_far_nb, NATURAL_ORDER
 from .bonken_schema import (
     DUCKING, NO_HEARTS, NO_MEN, NO_QUEENS, NO_KH, NO_LAST, DOMINO, NO_TRUMP, TRUMP_S,
-    N_NEGATIVE, BASELINE, RISK, POLICY_RANDOM, POLICY_PIMC, CTR_CHOICE, CTR_PLAY, CTR_DOMINO,
+    N_NEGATIVE, BASELINE, RISK, POLICY_RANDOM, POLICY_PIMC, POLICY_STRONG, CTR_CHOICE, CTR_PLAY,
+    CTR_DOMINO,
     PTS_DUCKING_TRICK, PTS_HEART, PTS_KING, PTS_JACK, PTS_QUEEN, PTS_KH, PTS_LAST,
     PTS_TRUMP_TRICK, PTS_DOMINO_LOSER,
 )
@@ -243,9 +244,11 @@ def pimc_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, t
 
 @njit(cache=True)
 def play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch, won, scores,
-                   rec_cards, rec_lead, rec_win, record):
+                   rec_cards, rec_lead, rec_win, record, chosen_from):
     """Play a trick contract from dealt ``hands`` (modified: cards leave as played).
-    Fills ``won`` and ``scores`` (by position); returns the number of tricks played."""
+    Fills ``won`` and ``scores`` (by position); returns the number of tricks played.
+    ``chosen_from``: the contracts the chooser chose this one from (bit set; 0 when nobody
+    chose), for strong's inference."""
     trump = trump_of_nb(contract)
     danger = penalty_mask_nb(contract)
     restrict = contract == NO_HEARTS or contract == NO_KH
@@ -258,6 +261,7 @@ def play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch, wo
     voids = scratch[0:4]          # the caller's buffer: no allocation per deal
     voids[:] = 0
     tc = scratch[4:8]
+    chooser_played = np.int64(0)   # the chooser's cards so far (strong's inference)
     leader = 0
     t = 0
     while t < 13:
@@ -275,12 +279,18 @@ def play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch, wo
             elif pol[p] == POLICY_PIMC and popcount_nb(legal) > 1:
                 c = pimc_card_nb(dkey, contract, p, hand, legal, after_broken, t, leader, tc, j,
                                  played, broken, taken, scores, voids, worlds)
+            elif pol[p] == POLICY_STRONG and popcount_nb(legal) > 1:
+                c = strong_nb.strong_card_nb(dkey, contract, p, hand, legal, after_broken, t,
+                                             leader, tc, j, played, broken, taken, scores, voids,
+                                             worlds, chosen_from, chooser_played)
             else:
                 c = heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger, played)
             if j > 0 and (c >> 4) != led:
                 voids[p] |= 1 << led
             tc[j] = c
             bit = np.int64(1) << c
+            if p == 1:
+                chooser_played |= bit
             hands[p] = hand & ~bit
             played |= bit
             trick |= bit
@@ -436,9 +446,16 @@ def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, worlds, game_
                     hands[p] = hm
                     o_hands[r, (dealer + 1 + p) & 3] = hm
                 contract = plan[k]
+                chosen_from = 0
                 if contract < 0:
                     avail = (~done) & (0x7F if k < N_NEGATIVE else 0xF80)
-                    contract = choose_contract_nb(dkey, hands[1], avail, pol[1])
+                    chosen_from = avail
+                    if pol[1] == POLICY_STRONG:
+                        contract = strong_nb.strong_choose_nb(
+                            dkey, hands[1], avail, after_broken,
+                            strong_nb.CHOICE_WORLDS * worlds, strong_nb.RELATIVE)
+                    else:
+                        contract = choose_contract_nb(dkey, hands[1], avail, pol[1])
                 done |= 1 << contract
                 if contract == DOMINO:
                     if record:
@@ -455,10 +472,12 @@ def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, worlds, game_
                 else:
                     if record:
                         nt = play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch,
-                                            won, scores, r_cards[r], r_lead[r], r_win[r], True)
+                                            won, scores, r_cards[r], r_lead[r], r_win[r], True,
+                                            chosen_from)
                     else:
                         nt = play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch,
-                                            won, scores, r_cards[0], r_lead[0], r_win[0], False)
+                                            won, scores, r_cards[0], r_lead[0], r_win[0], False,
+                                            chosen_from)
                     o_loser[r] = -1
                 o_deal[r] = deal
                 o_game[r] = game_start + g
@@ -486,9 +505,14 @@ def contract_query_nb(seed, my_hand, unseen, contracts, pol, after_broken, world
                       chunk, out_scores):
     """For sample ``start + i``: deal ``unseen`` (39 cards) to positions 0, 2, 3 (I am the
     chooser, position 1; the dealer is position 3) and play every contract of ``contracts``
-    on that same deal. ``out_scores[i, c, p]``: score of position ``p`` in contract ``c``."""
+    on that same deal. ``out_scores[i, c, p]``: score of position ``p`` in contract ``c``
+    (strong players infer as if I had chosen it from the contracts of ``contracts`` of its
+    half: the negative ones, or the trump options)."""
     rkey = run_key_nb(seed)
     nc = contracts.shape[0]
+    chosen_from = 0
+    for c in range(nc):
+        chosen_from |= 1 << contracts[c]
     n_chunks = (count + chunk - 1) // chunk
     for ci in prange(n_chunks):
         deck = np.empty(39, dtype=np.int64)
@@ -520,7 +544,13 @@ def contract_query_nb(seed, my_hand, unseen, contracts, pol, after_broken, world
                 if contracts[c] == DOMINO:
                     play_domino_nb(dkey, hands, pol, scores, dm, d2, False)
                 else:
+                    half = 0x7F if contracts[c] < N_NEGATIVE else 0xF80
                     play_tricks_nb(dkey, contracts[c], hands, pol, after_broken, worlds, scratch, won,
-                                   scores, d3, d2, d2, False)
+                                   scores, d3, d2, d2, False, chosen_from & half)
                 for p in range(4):
                     out_scores[i, c, p] = scores[p]
+
+
+# strong's kernels call this module's; its dispatch above calls them (resolved when first
+# compiled, so importing the module object here, after every name it needs, is safe)
+from . import bonken_strong_nb as strong_nb  # noqa: E402

@@ -45,9 +45,13 @@ CONTRACT_TOTAL = ([-13 * PTS_DUCKING_TRICK, -13 * PTS_HEART, -4 * (PTS_KING + PT
 BASELINE = np.array([-25 * t for t in CONTRACT_TOTAL[:7]], dtype=np.int64)
 RISK = np.array([5, 5, 5, 5, 10, 15, 20, 25, 35, 45, 60, 75, 90], dtype=np.int64)
 
-# policies (per seat; shared, fastsim/common.py): pimc = trick play by pimc; contract choice and Domino by the heuristic
-from .common import (PIMC_WORLDS, POLICIES, POLICY_HEURISTIC, POLICY_NAMES,  # noqa: E402,F401
-                     POLICY_PIMC, POLICY_RANDOM)
+# policies (per seat; shared, fastsim/common.py): pimc = trick play by pimc; contract choice and Domino by the heuristic;
+# strong (Bonken only) = contract choice by search, pimc trick play with worlds weighted by the
+# chooser's choice, Domino by the heuristic (fastsim/bonken_strong_nb.py)
+from .common import (PIMC_WORLDS, POLICIES as _SHARED_POLICIES, POLICY_HEURISTIC,  # noqa: E402,F401
+                     POLICY_PIMC, POLICY_RANDOM, POLICY_STRONG)
+POLICIES = {**_SHARED_POLICIES, "strong": POLICY_STRONG}
+POLICY_NAMES = {v: k for k, v in POLICIES.items()}
 
 CTR_CHOICE = 60
 CTR_PLAY = 128

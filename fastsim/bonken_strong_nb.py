@@ -1,0 +1,328 @@
+"""Bonken ``strong`` policy kernels: contract choice by search, card play with inference.
+
+* **Contract choice** (:func:`strong_choose_nb`): the chooser samples ``worlds`` deals of
+  the 39 unseen cards (uniform), plays every available contract on each of them (the same
+  worlds for every contract: common random numbers) with the heuristic for everyone (Domino:
+  the Domino heuristic), scores it with the engine's own scoring and takes the contract with
+  the best total of the objective (:data:`RELATIVE`: my score minus the others' mean).
+* **Card play** (:func:`strong_card_nb`): as pimc, but a player other than the chooser draws
+  ``CANDIDATES × worlds`` candidate worlds, weights each by the likelihood that the chooser,
+  holding the world's hand, chose the contract being played (a softmax over the heuristic
+  chooser's values, temperatures :data:`TEMP_NEGATIVE` / :data:`TEMP_TRUMP`), and resamples
+  ``worlds`` of them (:func:`fastsim.pimc_nb.resample_nb`). The chooser itself has nothing to
+  infer and plays exactly as pimc would with as many worlds; so does everyone when nobody
+  chose (``fixed_order``, a run of one contract: ``chosen_from`` 0). strong's card play
+  uses :data:`PLAY_WORLDS` × the engine's ``worlds`` (pimc: ``worlds``).
+
+Keys (reproducible for any thread count): the choice's worlds from
+``deal_key(deal_key(deal key, KEY_STRONG_BID + 1), w)``; a card decision of ``me`` at trick
+``t`` draws candidate ``i`` from ``deal_key(deal_key(deal key, KEY_STRONG_PLAY + 8t + me), i)``
+and its resampling offset from the same decision key at :data:`RESAMPLE_SALT`.
+Exact rules: ``docs/bonken.md`` ("The strong policy").
+
+This module imports :mod:`fastsim.bonken_nb`, which imports this module at its end (its
+dispatch calls these kernels), and :mod:`fastsim.bonken_play_nb` at its own end: import any
+of them first.
+"""
+import numpy as np
+from numba import njit, prange
+
+from .bits import popcount_nb, lowest_nb
+from .bonken_nb import (HEARTS, choose_contract_nb, heuristic_card_nb, legal_bonken_nb,
+                        negative_cost_nb, penalty_mask_nb, pimc_card_nb, play_domino_nb,
+                        rollout_nb, score_trick_nb, trump_of_nb)
+from .bonken_schema import BASELINE, DOMINO, N_NEGATIVE, NO_HEARTS, NO_KH, POLICY_HEURISTIC
+from .pimc_nb import REST, best_index_nb, draw_world_nb, list_cards_nb, resample_nb
+from .play_nb import FULL52, hand_value_nb
+from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb, run_key_nb
+from .trick import NATURAL_ORDER, trick_key_nb, trick_so_far_nb
+
+# the reproducibility contract of strong (changing one changes every strong result);
+# ``worlds`` is the engine's (--worlds, default PIMC_WORLDS = 16)
+PLAY_WORLDS = 4          # a card decision evaluates PLAY_WORLDS × worlds worlds (default 64)
+CHOICE_WORLDS = 8        # the contract search samples CHOICE_WORLDS × worlds deals (128)
+CANDIDATES = 4           # of CANDIDATES × those card worlds drawn as candidates (256)
+RESAMPLE_SALT = 1 << 40  # key offset of the resampling (above every candidate index)
+CHOOSER = 1              # the chooser's position
+# the soft chooser model: softmax of the heuristic chooser's values over the available
+# contracts; negative contracts in hundredths of points (baseline − cost), trump options
+# in hundredths of tricks (the hand value). 0: the heuristic's choice only.
+TEMP_NEGATIVE = 500
+TEMP_TRUMP = 50
+RELATIVE = True          # the search's objective: my score − the others' mean (else mine)
+
+
+@njit(cache=True)
+def chooser_logp_nb(hand, avail, chosen, t_neg, t_trump):
+    """Log-probability that a chooser holding ``hand`` picks ``chosen`` from the bit set
+    ``avail`` under the soft chooser model (temperatures in the heuristic's units; a
+    temperature <= 0 means the heuristic's own choice: 0.0 or -inf)."""
+    temp = t_neg if chosen < N_NEGATIVE else t_trump
+    if temp <= 0:
+        return 0.0 if choose_contract_nb(np.uint64(0), hand, avail, POLICY_HEURISTIC) == chosen \
+            else -np.inf
+    vals = np.empty(12, dtype=np.float64)
+    top = -np.inf
+    for c in range(12):
+        if (avail >> c) & 1:
+            if c < N_NEGATIVE:
+                v = BASELINE[c] - negative_cost_nb(hand, c)
+            else:
+                v = hand_value_nb(hand, trump_of_nb(c))
+            vals[c] = v / temp
+            if vals[c] > top:
+                top = vals[c]
+    s = 0.0
+    for c in range(12):
+        if (avail >> c) & 1:
+            s += np.exp(vals[c] - top)
+    return vals[chosen] - top - np.log(s)
+
+
+@njit(cache=True)
+def choice_values_nb(dkey, hand, avail, after_broken, n_worlds, relative, out):
+    """``out[c]``: the summed objective of contract ``c`` (bit of ``avail``) over the choice
+    search's ``n_worlds`` worlds (relative: 4·mine − the round's sum, i.e. 3 × my score
+    minus the others' mean; else my score)."""
+    key = deal_key_nb(dkey, KEY_STRONG_BID + CHOOSER)
+    unseen = FULL52 & ~hand
+    cap = np.zeros(REST + 1, dtype=np.int64)
+    cap[0] = 13
+    cap[2] = 13
+    cap[3] = 13
+    voids = np.zeros(4, dtype=np.int64)
+    world = np.empty(4, dtype=np.int64)
+    h2 = np.empty(4, dtype=np.int64)
+    sc = np.empty(4, dtype=np.int64)
+    tc = np.zeros(4, dtype=np.int64)
+    pol = np.full(4, POLICY_HEURISTIC, dtype=np.int64)
+    dm = np.empty((1, 2), dtype=np.int8)
+    d1 = np.empty(1, dtype=np.int8)
+    for c in range(12):
+        out[c] = 0
+    for w in range(n_worlds):
+        draw_world_nb(deal_key_nb(key, w), 4, CHOOSER, hand, unseen, cap, voids, world)
+        for c in range(12):
+            if not (avail >> c) & 1:
+                continue
+            for q in range(4):
+                h2[q] = world[q]
+                sc[q] = 0
+            if c == DOMINO:
+                play_domino_nb(dkey, h2, pol, sc, dm, d1, False)
+            else:
+                rollout_nb(c, h2, after_broken, 0, 0, tc, 0, np.int64(0), False, np.int64(0), sc)
+            if relative:
+                out[c] += 4 * sc[CHOOSER] - (sc[0] + sc[1] + sc[2] + sc[3])
+            else:
+                out[c] += sc[CHOOSER]
+
+
+@njit(cache=True)
+def strong_choose_nb(dkey, hand, avail, after_broken, n_worlds, relative):
+    """The contract strong chooses from the bit set ``avail`` (ties: the lowest id)."""
+    if popcount_nb(avail) == 1:
+        return lowest_nb(avail)
+    vals = np.empty(12, dtype=np.int64)
+    choice_values_nb(dkey, hand, avail, after_broken, n_worlds, relative, vals)
+    best = -1
+    for c in range(12):
+        if (avail >> c) & 1 and (best < 0 or vals[c] > vals[best]):
+            best = c
+    return best
+
+
+@njit(cache=True)
+def strong_worlds_nb(dkey, contract, me, hand, t, leader, tn, played, voids, worlds,
+                     chosen_from, chooser_played, t_neg, t_trump, out_worlds, out_mult):
+    """The worlds of ``me``'s strong card decision at trick ``t`` (``tn`` cards on the
+    table): ``CANDIDATES × worlds`` candidates (voids respected), weighted by
+    :func:`chooser_logp_nb` of the chooser's dealt hand (its hand in the world plus
+    ``chooser_played``), resampled to ``worlds``. Writes the distinct kept worlds to
+    ``out_worlds[:k]`` and how often each was drawn to ``out_mult[:k]``; returns
+    ``(k, Kish ESS of the candidates' weights)``."""
+    unseen = FULL52 & ~(hand | played)
+    cap = np.zeros(REST + 1, dtype=np.int64)
+    for q in range(4):
+        if q != me:
+            cap[q] = 13 - t - (1 if ((q - leader) & 3) < tn else 0)
+    m = CANDIDATES * worlds
+    cand = np.empty((m, 4), dtype=np.int64)
+    logw = np.empty(m, dtype=np.float64)
+    world = np.empty(4, dtype=np.int64)
+    base = deal_key_nb(dkey, KEY_STRONG_PLAY + t * 8 + me)
+    for i in range(m):
+        draw_world_nb(deal_key_nb(base, i), 4, me, hand, unseen, cap, voids, world)
+        for q in range(4):
+            cand[i, q] = world[q]
+        logw[i] = chooser_logp_nb(world[CHOOSER] | chooser_played, chosen_from, contract,
+                                  t_neg, t_trump)
+    idx = np.empty(worlds, dtype=np.int64)
+    ess = resample_nb(deal_key_nb(base, RESAMPLE_SALT), logw, m, worlds, idx)
+    k = 0
+    for j in range(worlds):      # idx is increasing: equal indices are neighbours
+        if k > 0 and idx[j] == idx[j - 1]:
+            out_mult[k - 1] += 1
+            continue
+        for q in range(4):
+            out_worlds[k, q] = cand[idx[j], q]
+        out_mult[k] = 1
+        k += 1
+    return k, ess
+
+
+@njit(cache=True)
+def strong_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, tn, played,
+                   broken, taken, scores, voids, worlds, chosen_from, chooser_played):
+    """strong's card: pimc over the ``PLAY_WORLDS × worlds`` worlds of
+    :func:`strong_worlds_nb` (each finished by the heuristic, my own round score); exactly
+    pimc with that many worlds for the chooser or when nobody chose."""
+    worlds = PLAY_WORLDS * worlds
+    if me == CHOOSER or popcount_nb(chosen_from) <= 1:
+        return pimc_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, tn,
+                            played, broken, taken, scores, voids, worlds)
+    kept = np.empty((worlds, 4), dtype=np.int64)
+    mult = np.empty(worlds, dtype=np.int64)
+    k, _ = strong_worlds_nb(dkey, contract, me, hand, t, leader, tn, played, voids, worlds,
+                            chosen_from, chooser_played, TEMP_NEGATIVE, TEMP_TRUMP, kept, mult)
+    cards = np.empty(13, dtype=np.int64)
+    totals = np.zeros(13, dtype=np.int64)
+    n_legal = list_cards_nb(legal, cards)
+    h2 = np.empty(4, dtype=np.int64)
+    sc = np.empty(4, dtype=np.int64)
+    tc2 = np.empty(4, dtype=np.int64)
+    for w in range(k):
+        for i in range(n_legal):
+            c = cards[i]
+            for q in range(4):
+                h2[q] = kept[w, q]
+                sc[q] = scores[q]
+            h2[me] = hand & ~(np.int64(1) << c)
+            for j in range(tn):
+                tc2[j] = tc[j]
+            tc2[tn] = c
+            rollout_nb(contract, h2, after_broken, t, leader, tc2, tn + 1,
+                       played | (np.int64(1) << c), broken, taken, sc)
+            totals[i] += mult[w] * sc[me]
+    return cards[best_index_nb(totals, n_legal)]
+
+
+@njit(cache=True)
+def strong_decide_nb(seed, deal, contract, me, hand, legal, after_broken, t, leader, tc, tn,
+                     played, broken, taken, scores, voids, worlds, chosen_from, chooser_played):
+    """:func:`strong_card_nb` keyed like the simulator's deal ``deal`` of run ``seed`` (the
+    engine's branch: a single legal card is played without search)."""
+    if popcount_nb(legal) == 1:
+        return lowest_nb(legal)
+    return strong_card_nb(deal_key_nb(run_key_nb(seed), deal), contract, me, hand, legal,
+                          after_broken, t, leader, tc, tn, played, broken, taken, scores, voids,
+                          worlds, chosen_from, chooser_played)
+
+
+@njit(cache=True)
+def strong_choose_decide_nb(seed, deal, hand, avail, after_broken, worlds):
+    """The engine's strong contract choice for deal ``deal`` of run ``seed`` (``worlds``:
+    the card-play worlds; the search uses ``CHOICE_WORLDS ×`` that)."""
+    return strong_choose_nb(deal_key_nb(run_key_nb(seed), deal), hand, avail, after_broken,
+                            CHOICE_WORLDS * worlds, RELATIVE)
+
+
+# ----------------------------------------------------------------------------- play query
+
+@njit(cache=True)
+def rollout_strong_nb(dkey, contract, hands, after_broken, t0, leader, tc, tn, played, broken,
+                      taken, scores, voids, worlds, chosen_from, chooser_played):
+    """Finish a round from trick ``t0`` as the engine's play loop does with everyone playing
+    strong (:func:`fastsim.bonken_play_nb.rollout_policy_nb` for strong); adds the remaining
+    penalties/gains to ``scores``."""
+    trump = trump_of_nb(contract)
+    danger = penalty_mask_nb(contract)
+    restrict = contract == NO_HEARTS or contract == NO_KH
+    t = t0
+    while t < 13:
+        start = tn if t == t0 else 0
+        led, winner, win_pos, best_key, trick = trick_so_far_nb(tc, start, leader, 4, trump,
+                                                               NATURAL_ORDER)
+        for j in range(start, 4):
+            p = (leader + j) & 3
+            hand = hands[p]
+            legal = legal_bonken_nb(hand, j, led, restrict, after_broken, broken)
+            if popcount_nb(legal) > 1:
+                c = strong_card_nb(dkey, contract, p, hand, legal, after_broken, t, leader, tc, j,
+                                   played, broken, taken, scores, voids, worlds, chosen_from,
+                                   chooser_played)
+            else:
+                c = heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger,
+                                      played)
+            if j > 0 and (c >> 4) != led:
+                voids[p] |= 1 << led
+            tc[j] = c
+            bit = np.int64(1) << c
+            hands[p] = hand & ~bit
+            played |= bit
+            trick |= bit
+            if p == CHOOSER:
+                chooser_played |= bit
+            if j == 0:
+                led = c >> 4
+            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
+            if key > best_key:
+                best_key = key
+                winner = c
+                win_pos = p
+        if trick & HEARTS:
+            broken = True
+        score_trick_nb(contract, trick, t, win_pos, scores)
+        taken |= trick & danger
+        leader = win_pos
+        t += 1
+        if danger != 0 and taken == danger:
+            break
+
+
+@njit(cache=True, parallel=True)
+def play_query_strong_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, tn, played,
+                         broken, taken, scores, voids, svoids, worlds, chosen_from,
+                         chooser_played, start, count, chunk, out_logw, out_scores):
+    """:func:`fastsim.bonken_play_nb.play_query_policy_nb` with everyone playing strong (the
+    same worlds, weights and policy keys); ``chosen_from`` / ``chooser_played`` as in
+    :func:`strong_card_nb` (the query's own worlds are not weighted by the choice)."""
+    rkey = run_key_nb(seed)
+    unseen = FULL52 & ~(hand | played)
+    K = cards.shape[0]
+    n_chunks = (count + chunk - 1) // chunk
+    for ci in prange(n_chunks):
+        world = np.empty(4, dtype=np.int64)
+        h2 = np.empty(4, dtype=np.int64)
+        sc = np.empty(4, dtype=np.int64)
+        v2 = np.empty(4, dtype=np.int64)
+        tc2 = np.empty(4, dtype=np.int64)
+        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+            wkey = deal_key_nb(rkey, start + i)
+            logw = query._world_nb(wkey, me, hand, unseen, t, leader, tn, svoids, world)
+            out_logw[i] = logw
+            if logw == -np.inf:
+                continue
+            pkey = deal_key_nb(wkey, query.WORLD_SALT)
+            for k in range(K):
+                c = cards[k]
+                for q in range(4):
+                    h2[q] = world[q]
+                    sc[q] = scores[q]
+                    v2[q] = voids[q]
+                h2[me] = hand & ~(np.int64(1) << c)
+                for j in range(tn):
+                    tc2[j] = tc[j]
+                tc2[tn] = c
+                if tn > 0 and (c >> 4) != (tc[0] >> 4):
+                    v2[me] |= 1 << (tc[0] >> 4)
+                bit = np.int64(1) << c
+                cp = chooser_played | (bit if me == CHOOSER else np.int64(0))
+                rollout_strong_nb(pkey, contract, h2, after_broken, t, leader, tc2, tn + 1,
+                                  played | bit, broken, taken, sc, v2, worlds, chosen_from, cp)
+                out_scores[i, k] = sc[me]
+
+
+# the play query's world sampler and policy salt (its module imports bonken_nb, which imports
+# this one: the module object here, its names resolved when the kernel is first compiled)
+from . import bonken_play_nb as query  # noqa: E402
