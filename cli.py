@@ -309,8 +309,8 @@ play_opts = _opts(
     click.option("--hand", required=True, help="The cards I hold now."),
     click.option("--position", type=int, required=True, help="My position, 0 = left of the dealer (the player to move)."),
     click.option("--history", default="", help='The tricks so far from their leaders, "|" between tricks, the trick in progress last.'),
-    click.option("--samples", type=int, default=2000, show_default=True, help="Sampled worlds of the hidden cards."),
-    policy_opt(text="How everyone plays the rest: random, heuristic or pimc."),
+    click.option("--samples", type=int, default=None, help="Sampled worlds of the hidden cards (default 2000; 300 with --policy strong)."),
+    policy_opt(text="How everyone plays the rest: random, heuristic, pimc or strong (not Boonaken)."),
     worlds_opt, variant_opt, notation_opt, common)
 
 

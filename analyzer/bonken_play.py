@@ -25,6 +25,7 @@ from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
 from .infostate import record_card, sample_hidden, check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 from .evidence import finish_play
+from .stats_core import default_samples
 
 GAME = "bonken"
 DEFAULT_SAMPLES = 2_000
@@ -382,11 +383,12 @@ def _determined(state, policy):
     return True
 
 
-def play_query(contract, hand, position, history="", samples=DEFAULT_SAMPLES,
+def play_query(contract, hand, position, history="", samples=None,
                policy="heuristic", worlds=PIMC_WORLDS, seed=0, threads=None, notation="en",
                variants=(), state=None):
     """Score every legal card of the player to move by my expected round score; returns a
     JSON-able dict shaped like the Boerenbridge play query's (``p_make`` is null)."""
+    samples = default_samples(samples, policy, DEFAULT_SAMPLES)
     if policy not in POLICIES:
         raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:

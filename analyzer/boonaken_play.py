@@ -40,6 +40,7 @@ from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse
 from fastsim.pimc_nb import REST
 from fastsim.rng import check_seed
 from .evidence import finish_play
+from .stats_core import default_samples
 from .infostate import (Deal, record_card, SUIT_NAMES, check_own_cards, copy_state, ess, parse_history,
                         replay, weighted_summary)
 
@@ -781,10 +782,11 @@ def _roem_mode(state):
 
 def play_query(players=4, preset="seed", hand=None, position=None, declarer=None, contract=None,
                trump=None, open_cards="", taken="", history="", joiners="", drawn="",
-               discarded="", roem=None, samples=DEFAULT_SAMPLES, policy="heuristic",
+               discarded="", roem=None, samples=None, policy="heuristic",
                worlds=PIMC_WORLDS, seed=0, threads=None, notation="en", state=None):
     """Score every legal card of the player to move; a JSON-able dict shaped like the
     other games' play queries (``value`` = expected mark, see the module doc)."""
+    samples = default_samples(samples, policy, DEFAULT_SAMPLES)
     if policy not in POLICIES:
         raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
