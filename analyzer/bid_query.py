@@ -15,6 +15,7 @@ from fastsim.cards import CardError, card_str, mask_of, parse_card, parse_cards,
 from .evidence import (NA, check_bid_model, bid_slope, describe_model, draw_weights, gate_ci,
                        sample_line, thin, warnings, weight_stats)
 from .infostate import weighted_summary
+from .progress import sliced
 from .stats_core import check_query, check_worlds, default_samples
 from . import limits
 
@@ -103,11 +104,14 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=Non
     m = len(deals)
     tr = np.zeros((m, h + 1), dtype=np.int8)
     sc = np.zeros((m, h + 1), dtype=np.int16)
-    nb.bid_query_nb(seed_u, n, h, position, np.int64(mask_of(codes)), turned, trump,
-                    unseen, given_arr, pol, SCORING[rules.scoring],
-                    rules.bauer_bonus, rules.dealer_rule, rules.blind_one_card,
-                    np.int64(check_worlds(worlds)), deals.astype(np.int64), np.int64(CHUNK),
-                    tr, sc)
+    deals = deals.astype(np.int64)
+    # in slices, for the progress bar (every deal is played from its own key, so the
+    # slicing changes nothing)
+    sliced(m, "deal", lambda z: nb.bid_query_nb(
+        seed_u, n, h, position, np.int64(mask_of(codes)), turned, trump, unseen, given_arr,
+        pol, SCORING[rules.scoring], rules.bauer_bonus, rules.dealer_rule,
+        rules.blind_one_card, np.int64(check_worlds(worlds)), deals[z], np.int64(CHUNK),
+        tr[z], sc[z]), desc="deals played")
     tricks = tr.astype(np.int64)
     scores = sc.astype(np.float64)
     st = weight_stats(w)

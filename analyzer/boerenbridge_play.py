@@ -23,6 +23,7 @@ from fastsim.boerenbridge_schema import (MAX_SEATS, PIMC_WORLDS, POLICIES, SCORI
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
+from .progress import sliced
 from .stats_core import default_samples
 from .evidence import bid_slope, check_bid_model, draw_weights, finish_play, thin, weight_stats
 from .infostate import record_card, check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_bid_list, parse_history, weighted_summary, ess
@@ -481,11 +482,14 @@ def _draw(state, a, cards, samples, condition, lam, pol, worlds, seed_u):
     tr = np.zeros((m, K), dtype=np.int8)
     sc = np.zeros((m, K), dtype=np.int16)
     kernel = pq.play_query_nb if pol == POLICIES["heuristic"] else pq.play_query_policy_nb
-    kernel(seed_u, n, h, me, a["hand"], cards, state.turned, state.trump,
-           a["played"], a["bids"], a["won"], state.t, state.leader, a["tc"],
-           a["tn"], a["voids"], a["played_by"], condition, np.float64(lam), pol, scoring,
-           bauer, dealer_rule, blind, np.int64(worlds), deals.astype(np.int64),
-           np.int64(CHUNK), lw, tr, sc)
+    deals = deals.astype(np.int64)
+    # in slices, for the progress bar (every world is played from its own key)
+    sliced(m, "world", lambda z: kernel(
+        seed_u, n, h, me, a["hand"], cards, state.turned, state.trump, a["played"],
+        a["bids"], a["won"], state.t, state.leader, a["tc"], a["tn"], a["voids"],
+        a["played_by"], condition, np.float64(lam), pol, scoring, bauer, dealer_rule, blind,
+        np.int64(worlds), deals[z], np.int64(CHUNK), lw[z], tr[z], sc[z]),
+        desc="worlds played")
     return (w, tr.astype(np.int64), sc.astype(np.float64), len(logw),
             int(np.isfinite(logw).sum()))
 

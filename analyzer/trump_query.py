@@ -99,18 +99,12 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
         pits = np.zeros(len(trumps), dtype=np.bool_)
         # in slices, for the progress bar (each deal is solved exactly on its own, so the
         # slicing changes nothing)
-        from .progress import bar
-        b = bar(len(trumps), "deal", desc="double dummy")
-        step = len(trumps) if b is None else max(1, -(-len(trumps) // 20))
+        from .progress import sliced
         leaders = np.zeros(len(trumps), dtype=np.int64)
-        for a in range(0, len(trumps), step):
-            z = slice(a, min(a + step, len(trumps)))
-            dd.solve_batch_nb(hands[z], trumps[z], teams[z], leaders[z], rules.amsterdam,
-                              rules.undertrump_forced, rules.all_100, 4, margins[z], pits[z])
-            if b is not None:
-                b.update(z.stop - z.start)
-        if b is not None:
-            b.close()
+        sliced(len(trumps), "deal", lambda z: dd.solve_batch_nb(
+            hands[z], trumps[z], teams[z], leaders[z], rules.amsterdam,
+            rules.undertrump_forced, rules.all_100, 4, margins[z], pits[z]),
+            desc="double dummy")
         margins = np.where(teams == me, margins, -margins).reshape(m, len(options))
         pits = (pits & (teams == me)).reshape(m, len(options))
         for k, o in enumerate(options):

@@ -138,3 +138,34 @@ def test_double_dummy_trump_query_in_slices_for_the_progress_bar(monkeypatch):
     sliced = trump_query(*args)
     assert sliced == plain
     assert seen["done"] == seen["total"] > 0 and seen["closed"]
+
+
+@pytest.mark.parametrize("query", ["bid", "play"])
+def test_bid_and_play_queries_in_slices_for_the_progress_bar(monkeypatch, query):
+    """With a progress bar the Boerenbridge bid and play queries play their deals in 20
+    slices: the answer is the same as in one call, and the bar counts every deal."""
+    import analyzer.progress as progress
+    from analyzer.bid_query import bid_query
+    from analyzer.boerenbridge_play import play_query
+
+    def ask():
+        if query == "bid":
+            return bid_query(4, "AS KS 7H 2C QD 9D 3S 4H", "9H", 2, "1,2", samples=230,
+                             policy="pimc", worlds=2, seed=3)
+        return play_query(4, "KS 7H 2C QD 9D 3S 4H", "9H", 1, "2,1,2,2", "AS 5S 8S JS | 6C",
+                          samples=230, policy="pimc", worlds=2, seed=3)
+    plain = ask()
+    seen = {"done": 0, "calls": 0}
+
+    class Bar:
+        def update(self, k):
+            seen["done"] += k
+            seen["calls"] += 1
+
+        def close(self):
+            seen["closed"] = True
+    monkeypatch.setattr(progress, "bar", lambda total, unit, progress=None, desc=None:
+                        seen.update(total=total) or Bar())
+    stepped = ask()
+    assert stepped == plain
+    assert seen["done"] == seen["total"] > 0 and seen["closed"] and seen["calls"] == 20
