@@ -359,6 +359,12 @@ def rollout_policy_nb(pkey, pol, n, preset, hands, deck, stock_pos, trump, named
                 c = pimc_card_nb(pkey, n, preset, p, h, legal, hands, deck, stock_pos, trump, t,
                                  leader, tc, j, played, known, pinned & ~played, decl, contract,
                                  bid, decl_roem, in_mis, won, cpts, voids, worlds)
+            elif pol == POLICY_STRONG and popcount_nb(legal) > 1 and (named or t > 0 or j > 0):
+                known = known_pub | (decl_known if p == decl else np.int64(0))
+                c = strong_card_nb(pkey, n, preset, p, h, legal, hands, deck, stock_pos, trump,
+                                   t, leader, tc, j, played, known, pinned & ~played, decl,
+                                   contract, bid, decl_roem, in_mis, won, cpts, voids,
+                                   STRONG_CARD_FACTOR * worlds)
             else:
                 c = heuristic_card_nb(h, legal, j, n, led, winner, trump,
                                       play_mode_nb(contract, in_mis, p, j, n, leader, wpos),

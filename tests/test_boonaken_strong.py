@@ -123,3 +123,9 @@ def test_strong_seats_run_in_a_tournament_and_the_cli():
     p = run_cli("tournament", "boonaken", "--policies", "strong,heuristic", "--deals", 4,
                 "--worlds", 1, check=0)
     assert "strong" in p.stdout
+    from analyzer.boonaken_play import play_query    # strong as everyone's rollout policy
+    hand = "TS QS JH TD QD AD"
+    out = play_query(players=4, preset="seed", declarer=2, contract=60, trump="C",
+                     open_cards="7C AC", taken="AC", position=3, hand=hand, drawn="JH",
+                     history="JC 7H KC QC | AS", roem=0, samples=8, policy="strong", worlds=1)
+    assert out["policy"] == "strong" and out["policy_choice"] in hand.split()
