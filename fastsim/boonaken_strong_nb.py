@@ -17,7 +17,7 @@ bit-identical for any thread count. Compiled; numpy arrays and scalars in, a car
 import numpy as np
 from numba import njit
 
-from .bits import popcount_nb, suit_mask_nb
+from .bits import suit_mask_nb
 from .boonaken_nb import FULL32, card_scores_nb, world_capacity_nb
 from .pimc_nb import best_index_nb, distinct_cards_nb, list_cards_nb
 from .rng import KEY_STRONG_PLAY, deal_key_nb
