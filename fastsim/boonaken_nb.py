@@ -18,7 +18,8 @@ from .rng import run_key_nb, deal_key_nb, below_nb, shuffle_nb
 from .pimc_nb import decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
 from .boonaken_schema import (
     TRUMP_STRENGTH, PLAIN_STRENGTH, TRUMP_POINTS, PLAIN_POINTS, LADDER_VALUE, MISERE, ZWABBER,
-    BOONAAK, LAYOUT_OPEN, LAYOUT_BLIND, POLICY_RANDOM, POLICY_PIMC, CTR_AUCTION, CTR_AUCTION_PICK,
+    BOONAAK, LAYOUT_OPEN, LAYOUT_BLIND, POLICY_RANDOM, POLICY_PIMC, POLICY_STRONG,
+    STRONG_CARD_FACTOR, CTR_AUCTION, CTR_AUCTION_PICK,
     CTR_EXCHANGE, CTR_TRUMP, CTR_PLAY, PRESET_SEED, PRESET_LEIMUIDEN, MAX_AUCTION, MAX_TRICKS,
     CONTRACT_POINTS, CONTRACT_MISERE, CONTRACT_ZWABBER, CONTRACT_BOONAAK, MATCH_STRIDE,
     MAX_MATCH_DEALS,
@@ -611,15 +612,10 @@ def rollout_nb(n, preset, hands, deck, stock_pos, trump, t0, leader, tc, tn, pla
 
 
 @njit(cache=True)
-def pimc_card_nb(dkey, n, preset, me, hand, legal, hands, deck, stock_pos, trump, t, leader, tc,
-                 tn, played, known_out, pinned, decl, contract, bid, my_roem, in_mis, won, cpts,
-                 voids, worlds):
-    """pimc: every legal card scored over ``worlds`` sampled deals of what ``me`` cannot see
-    (the other hands at their sizes, the stock in a random order, the rest out of play; shown
-    voids respected; cards the declarer took from the open table stay in the declarer's
-    hand), each finished by the heuristic. Objective: a declarer (or misère player) wants to
-    make it (and card points on a point bid); everyone else wants the contracts to fail."""
-    unseen = FULL32 & ~(hand | played | known_out | pinned)
+def world_capacity_nb(n, preset, me, hands, stock_pos, pinned, decl, unseen):
+    """How many ``unseen`` cards each holder gets in a pimc world: the other hands at their
+    sizes (less the declarer's ``pinned`` table cards), the stock (index ``n``, seed
+    preset) and the rest out of play (index 8)."""
     cap = np.zeros(9, dtype=np.int64)
     for q in range(n):
         if q != me:
@@ -633,9 +629,16 @@ def pimc_card_nb(dkey, n, preset, me, hand, legal, hands, deck, stock_pos, trump
         if q != me:
             total += cap[q]
     cap[8] = popcount_nb(unseen) - total
-    cards = np.empty(15, dtype=np.int64)
-    totals = np.zeros(15, dtype=np.int64)
-    n_legal = list_cards_nb(legal, cards)
+    return cap
+
+
+@njit(cache=True)
+def card_scores_nb(base, n, preset, me, hand, cards, n_legal, hands, deck, stock_pos, trump, t,
+                   leader, tc, tn, played, unseen, cap, pinned, decl, contract, bid, my_roem,
+                   in_mis, won, cpts, voids, worlds, totals):
+    """Add to ``totals[k]`` the score of ``cards[k]`` (k < ``n_legal``) over ``worlds``
+    worlds drawn from key ``base`` (``unseen`` cards dealt to the holders' capacities
+    ``cap``), each finished by the heuristic (the body of :func:`pimc_card_nb`)."""
     world = np.zeros(8, dtype=np.int64)
     h2 = np.zeros(5, dtype=np.int64)
     w2 = np.zeros(5, dtype=np.int64)
@@ -645,7 +648,6 @@ def pimc_card_nb(dkey, n, preset, me, hand, legal, hands, deck, stock_pos, trump
     vv = np.zeros(8, dtype=np.int64)
     for q in range(n):
         vv[q] = voids[q]
-    base = decision_key_nb(dkey, t, me)
     for w in range(worlds):
         wkey = deal_key_nb(base, w)
         draw_world_nb(wkey, n + 1, me, hand, unseen, cap, vv, world)
@@ -691,6 +693,25 @@ def pimc_card_nb(dkey, n, preset, me, hand, legal, hands, deck, stock_pos, trump
             else:
                 v = -1000 * made - (p2[decl] if contract == CONTRACT_POINTS else 0)
             totals[kk] += v
+
+
+@njit(cache=True)
+def pimc_card_nb(dkey, n, preset, me, hand, legal, hands, deck, stock_pos, trump, t, leader, tc,
+                 tn, played, known_out, pinned, decl, contract, bid, my_roem, in_mis, won, cpts,
+                 voids, worlds):
+    """pimc: every legal card scored over ``worlds`` sampled deals of what ``me`` cannot see
+    (the other hands at their sizes, the stock in a random order, the rest out of play; shown
+    voids respected; cards the declarer took from the open table stay in the declarer's
+    hand), each finished by the heuristic. Objective: a declarer (or misère player) wants to
+    make it (and card points on a point bid); everyone else wants the contracts to fail."""
+    unseen = FULL32 & ~(hand | played | known_out | pinned)
+    cap = world_capacity_nb(n, preset, me, hands, stock_pos, pinned, decl, unseen)
+    cards = np.empty(15, dtype=np.int64)
+    totals = np.zeros(15, dtype=np.int64)
+    n_legal = list_cards_nb(legal, cards)
+    card_scores_nb(decision_key_nb(dkey, t, me), n, preset, me, hand, cards, n_legal, hands,
+                   deck, stock_pos, trump, t, leader, tc, tn, played, unseen, cap, pinned, decl,
+                   contract, bid, my_roem, in_mis, won, cpts, voids, worlds, totals)
     return cards[best_index_nb(totals, n_legal)]
 
 
@@ -800,6 +821,13 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
                                  t, leader, tc, j, played, known, pinned & ~played, decl,
                                  contract, LADDER_VALUE[standing], my_roem, in_mis, won, cpts,
                                  voids, worlds)
+            elif pol[p] == POLICY_STRONG and popcount_nb(legal) > 1 and trump >= -1 and (named or t > 0 or j > 0):
+                known = untaken | (info[I_DISCARDED] if p == decl else np.int64(0))
+                c = strong.strong_card_nb(dkey, n, preset, p, h, legal, hands_now, deck,
+                                          stock_pos, trump, t, leader, tc, j, played, known,
+                                          pinned & ~played, decl, contract,
+                                          LADDER_VALUE[standing], my_roem, in_mis, won, cpts,
+                                          voids, STRONG_CARD_FACTOR * worlds)
             else:
                 c = heuristic_card_nb(h, legal, j, n, led, winner, trump,
                                       play_mode_nb(contract, in_mis, p, j, n, leader, wpos),
@@ -1103,3 +1131,8 @@ def mask_points_many_nb(hands, trumps):
     for i in prange(hands.shape[0]):
         out[i] = mask_points_nb(hands[i], trumps[i])
     return out
+
+
+# the strong policy uses the functions above; its module is imported last so that both
+# modules load without a cycle at import time
+from . import boonaken_strong_nb as strong  # noqa: E402

@@ -19,9 +19,10 @@ from .bits import lowest_nb, popcount_nb
 from .boonaken_nb import (FULL32, beats_nb, best_meld_nb, heuristic_card_nb, legal_nb,
                           mask_points_nb, pimc_card_nb, play_mode_nb, roem_sum_nb, rollout_nb,
                           strength_nb)
+from .boonaken_strong_nb import strong_card_nb
 from .boonaken_schema import (CONTRACT_MISERE, CONTRACT_POINTS, CTR_PLAY, MAX_TRICKS,
-                              POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM, PRESET_LEIMUIDEN,
-                              PRESET_SEED)
+                              POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM, POLICY_STRONG,
+                              PRESET_LEIMUIDEN, PRESET_SEED, STRONG_CARD_FACTOR)
 from .play_nb import random_card_nb
 from .rng import deal_key_nb, run_key_nb, shuffle_nb
 from .sample_nb import hidden_deal_forbid_nb
@@ -94,7 +95,8 @@ def decide_card_nb(pol, seed, deal, n, preset, p, hand, sizes, trump, named, t, 
     legal = legal_nb(hand, led, trump, hi, preset)
     if pol == POLICY_RANDOM:
         return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
-    if pol == POLICY_PIMC and popcount_nb(legal) > 1 and (named or t > 0 or tn > 0):
+    if (pol == POLICY_PIMC or pol == POLICY_STRONG) and popcount_nb(legal) > 1 \
+            and (named or t > 0 or tn > 0):
         hands = np.zeros(5, dtype=np.int64)
         for q in range(n):
             if q == p:
@@ -107,6 +109,11 @@ def decide_card_nb(pol, seed, deal, n, preset, p, hand, sizes, trump, named, t, 
                 x &= x - 1
             hands[q] = m
         deck = np.zeros(32, dtype=np.int64)
+        if pol == POLICY_STRONG:
+            return strong_card_nb(dkey, n, preset, p, hand, legal, hands, deck, stock_pos,
+                                  trump, t, leader, tc, tn, played, known, pinned, decl,
+                                  contract, bid, my_roem, in_mis, won, cpts, voids,
+                                  STRONG_CARD_FACTOR * worlds)
         return pimc_card_nb(dkey, n, preset, p, hand, legal, hands, deck, stock_pos, trump, t,
                             leader, tc, tn, played, known, pinned, decl, contract, bid, my_roem,
                             in_mis, won, cpts, voids, worlds)
@@ -352,6 +359,12 @@ def rollout_policy_nb(pkey, pol, n, preset, hands, deck, stock_pos, trump, named
                 c = pimc_card_nb(pkey, n, preset, p, h, legal, hands, deck, stock_pos, trump, t,
                                  leader, tc, j, played, known, pinned & ~played, decl, contract,
                                  bid, decl_roem, in_mis, won, cpts, voids, worlds)
+            elif pol == POLICY_STRONG and popcount_nb(legal) > 1 and (named or t > 0 or j > 0):
+                known = known_pub | (decl_known if p == decl else np.int64(0))
+                c = strong_card_nb(pkey, n, preset, p, h, legal, hands, deck, stock_pos, trump,
+                                   t, leader, tc, j, played, known, pinned & ~played, decl,
+                                   contract, bid, decl_roem, in_mis, won, cpts, voids,
+                                   STRONG_CARD_FACTOR * worlds)
             else:
                 c = heuristic_card_nb(h, legal, j, n, led, winner, trump,
                                       play_mode_nb(contract, in_mis, p, j, n, leader, wpos),

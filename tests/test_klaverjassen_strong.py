@@ -288,14 +288,19 @@ def test_strong_seats_run_in_a_tournament():
     assert "strong" in text and "pimc" in text
 
 
-def test_a_game_without_strong_refuses_it():
-    """Boonaken has no strong policy yet: its parser refuses the name (one line, exit 2
-    from the CLI), so the code can never reach its engine."""
-    from fastsim import boonaken_schema
+def test_every_game_lists_strong_and_refuses_unknown_names():
+    """Every game's parser knows strong under the one shared code, and refuses a name it
+    does not know (one line, exit 2 from the CLI), so no stray code reaches an engine."""
+    from fastsim import boerenbridge_schema, bonken_schema, boonaken_schema
+    parsers = [lambda name: boerenbridge_schema.parse_seat_policies(4, name),
+               lambda name: bonken_schema.parse_seat_policies(name),
+               lambda name: boonaken_schema.parse_seat_policies(4, name)]
     assert POLICIES["strong"] == POLICY_STRONG
-    assert "strong" not in boonaken_schema.POLICIES
-    with pytest.raises(RulesError, match="unknown policy 'strong'"):
-        boonaken_schema.parse_seat_policies(4, "strong")
+    for schema, parse in zip((boerenbridge_schema, bonken_schema, boonaken_schema), parsers):
+        assert schema.POLICIES["strong"] == POLICY_STRONG
+        assert int(parse("strong")[0]) == POLICY_STRONG
+        with pytest.raises(RulesError, match="unknown policy 'strongest'"):
+            parse("strongest")
 
 
 # ---------------------------------------------------------------- (d) decide path and driver

@@ -58,7 +58,8 @@ def parse_policies(setup, policy="heuristic", seat_policy=()):
 
 
 def policy_names(policies):
-    return [POLICY_NAMES[int(p)] for p in policies]
+    from ..agents import policy_names as _names    # knows "strong" too
+    return _names(policies)
 
 
 def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=False,
@@ -77,17 +78,22 @@ def concat(results):
 
 
 def tidy(result):
+    """The tidy frame; a run with a strong seat gets "strong" as one more policy category
+    (analyzer.agents.tidy_named), so frames of runs without strong are unchanged."""
+    from ..agents import tidy_named
     if isinstance(result, bo.MatchResult):
-        return tidy_matches(result)
+        return tidy_named(tidy_matches, result)
     from ..frames import tidy_boonaken
-    return tidy_boonaken(result)
+    return tidy_named(tidy_boonaken, result)
 
 
 def columns(result):
     """Single deals' tidy columns as arrays (built into Arrow without pandas); None for
     whole matches (their frame is small)."""
-    if isinstance(result, bo.MatchResult):
-        return None
+    from fastsim.boonaken_schema import POLICY_STRONG
+    if isinstance(result, bo.MatchResult) \
+            or (np.asarray(result.policies).astype(np.int64) == POLICY_STRONG).any():
+        return None      # strong: the frame's path names the policy
     from ..frames import columns_boonaken
     return columns_boonaken(result)
 
