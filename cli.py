@@ -155,7 +155,7 @@ def _simulate_command(game):
     @_opts(*own)
     @click.option("--deals", type=int, default=None, help=f"Independent deals (default {entry.DEFAULT_COUNT['deal']:,}).")
     @click.option(*entry.GAMES_OPTION, "games", type=int, default=None, help=f"Whole {units}es." if units.endswith("h") else f"Whole {units}s.")
-    @policy_opt(text="Policy of every seat: random, heuristic, pimc, strong (not Boonaken) or your own PATH.py:FUNCTION (docs/policies.md).")
+    @policy_opt(text="Policy of every seat: random, heuristic, pimc, strong or your own PATH.py:FUNCTION (docs/policies.md).")
     @click.option("--seat-policy", multiple=True, metavar="SEAT=NAME", help="Policy of one seat (repeatable).")
     @click.option("--dealer", type=int, default=0, show_default=True, help="(First) dealer's seat.")
     @worlds_opt
@@ -310,7 +310,7 @@ play_opts = _opts(
     click.option("--position", type=int, required=True, help="My position, 0 = left of the dealer (the player to move)."),
     click.option("--history", default="", help='The tricks so far from their leaders, "|" between tricks, the trick in progress last.'),
     click.option("--samples", type=int, default=None, help="Sampled worlds of the hidden cards (default 2000; 300 with --policy strong)."),
-    policy_opt(text="How everyone plays the rest: random, heuristic, pimc or strong (not Boonaken)."),
+    policy_opt(text="How everyone plays the rest: random, heuristic, pimc or strong."),
     worlds_opt, variant_opt, notation_opt, common)
 
 
