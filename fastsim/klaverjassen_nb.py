@@ -404,6 +404,22 @@ def pimc_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, 
 
 
 @njit(cache=True)
+def search_card_nb(pol, dkey, p, hand, legal, trump, team_of_pos, playing, t, leader, tc, j,
+                   played, won, team_cp, team_rm, voids, played_by, calls, ncalls, amsterdam,
+                   undertrump_forced, all_100, worlds):
+    """The card of a searching policy (pimc or strong) with more than one legal card: one
+    call site in the play loop, so the heuristic's path stays as small as before."""
+    if pol == POLICY_STRONG:
+        return strong.strong_card_nb(dkey, p, hand, legal, trump, team_of_pos, playing, t,
+                                     leader, tc, j, played, won, team_cp, team_rm, voids,
+                                     played_by, calls, ncalls, amsterdam, undertrump_forced,
+                                     all_100, worlds, strong.STRONG_TAU)
+    return pimc_card_nb(dkey, p, hand, legal, trump, team_of_pos, playing, t, leader, tc, j,
+                        played, won, team_cp, team_rm, voids, amsterdam, undertrump_forced,
+                        all_100, worlds)
+
+
+@njit(cache=True)
 def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, played0,
                 amsterdam, undertrump_forced, all_100, worlds, calls, ncalls, scratch, won,
                 team_cp, team_rm, rec_cards, rec_lead, rec_win, rec_pts, rec_roem, record):
@@ -431,16 +447,11 @@ def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, playe
             legal = legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
             if pol[p] == POLICY_RANDOM:
                 c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
-            elif pol[p] == POLICY_PIMC and popcount_nb(legal) > 1:
-                c = pimc_card_nb(dkey, p, hand, legal, trump, team_of_pos, playing, t, leader,
-                                 tc, j, played, won, team_cp, team_rm, voids, amsterdam,
-                                 undertrump_forced, all_100, worlds)
-            elif pol[p] == POLICY_STRONG and popcount_nb(legal) > 1:
-                c = strong.strong_card_nb(dkey, p, hand, legal, trump, team_of_pos, playing, t,
-                                          leader, tc, j, played, won, team_cp, team_rm, voids,
-                                          played_by, calls, ncalls, amsterdam,
-                                          undertrump_forced, all_100, worlds,
-                                          strong.STRONG_TAU)
+            elif (pol[p] == POLICY_PIMC or pol[p] == POLICY_STRONG) and popcount_nb(legal) > 1:
+                c = search_card_nb(pol[p], dkey, p, hand, legal, trump, team_of_pos, playing, t,
+                                   leader, tc, j, played, won, team_cp, team_rm, voids,
+                                   played_by, calls, ncalls, amsterdam, undertrump_forced,
+                                   all_100, worlds)
             else:
                 c = heuristic_play_nb(hand, legal, j, led, trump, winner, pw,
                                       pw and win_pos != p, trick, tp,
