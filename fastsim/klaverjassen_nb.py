@@ -354,6 +354,37 @@ def rollout_nb(hands, trump, team_of_pos, playing, t0, leader, tc, tn, played, a
 
 
 @njit(cache=True)
+def card_margins_nb(world, me, hand, cards, n_legal, trump, team_of_pos, playing, t, leader, tc,
+                    tn, played, won, team_cp, team_rm, amsterdam, undertrump_forced, all_100,
+                    h2, w2, cp, rm, tt, sc, tc2, out):
+    """``out[k]``: my team's banked score minus the other team's when I play ``cards[k]``
+    to ``tc[:tn]`` in ``world`` (the hidden hands) and everyone finishes with the
+    heuristic (nat and pit included; ``h2`` … ``tc2``: scratch)."""
+    mine = team_of_pos[me]
+    for k in range(n_legal):
+        c = cards[k]
+        for q in range(4):
+            h2[q] = world[q]
+            w2[q] = won[q]
+        h2[me] = hand & ~(np.int64(1) << c)
+        for i in range(2):
+            cp[i] = team_cp[i]
+            rm[i] = team_rm[i]
+        for j in range(tn):
+            tc2[j] = tc[j]
+        tc2[tn] = c
+        rollout_nb(h2, trump, team_of_pos, playing, t, leader, tc2, tn + 1,
+                   played | (np.int64(1) << c), amsterdam, undertrump_forced, all_100,
+                   w2, cp, rm)
+        tt[0] = 0
+        tt[1] = 0
+        for q in range(4):
+            tt[team_of_pos[q]] += w2[q]
+        score_deal_nb(cp, rm, playing, tt, sc)
+        out[k] = sc[mine] - sc[1 - mine]
+
+
+@njit(cache=True)
 def pimc_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, tc, tn, played,
                  won, team_cp, team_rm, voids, amsterdam, undertrump_forced, all_100, worlds):
     """pimc: every legal card scored over ``worlds`` sampled deals of the unseen cards
@@ -366,6 +397,7 @@ def pimc_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, 
             cap[q] = 8 - t - (1 if ((q - leader) & 3) < tn else 0)
     cards = np.empty(8, dtype=np.int64)
     totals = np.zeros(8, dtype=np.int64)
+    margin = np.zeros(8, dtype=np.int64)
     n_legal = list_cards_nb(legal, cards)
     world = np.empty(4, dtype=np.int64)
     h2 = np.empty(4, dtype=np.int64)
@@ -375,31 +407,14 @@ def pimc_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, 
     tt = np.empty(2, dtype=np.int64)
     sc = np.empty(2, dtype=np.int64)
     tc2 = np.empty(4, dtype=np.int64)
-    mine = team_of_pos[me]
     base = decision_key_nb(dkey, t, me)
     for w in range(worlds):
         draw_world_nb(deal_key_nb(base, w), 4, me, hand, unseen, cap, voids, world)
+        card_margins_nb(world, me, hand, cards, n_legal, trump, team_of_pos, playing, t,
+                        leader, tc, tn, played, won, team_cp, team_rm, amsterdam,
+                        undertrump_forced, all_100, h2, w2, cp, rm, tt, sc, tc2, margin)
         for k in range(n_legal):
-            c = cards[k]
-            for q in range(4):
-                h2[q] = world[q]
-                w2[q] = won[q]
-            h2[me] = hand & ~(np.int64(1) << c)
-            for i in range(2):
-                cp[i] = team_cp[i]
-                rm[i] = team_rm[i]
-            for j in range(tn):
-                tc2[j] = tc[j]
-            tc2[tn] = c
-            rollout_nb(h2, trump, team_of_pos, playing, t, leader, tc2, tn + 1,
-                       played | (np.int64(1) << c), amsterdam, undertrump_forced, all_100,
-                       w2, cp, rm)
-            tt[0] = 0
-            tt[1] = 0
-            for q in range(4):
-                tt[team_of_pos[q]] += w2[q]
-            score_deal_nb(cp, rm, playing, tt, sc)
-            totals[k] += sc[mine] - sc[1 - mine]
+            totals[k] += margin[k]
     return cards[best_index_nb(totals, n_legal)]
 
 

@@ -29,8 +29,8 @@ import numpy as np
 from numba import njit
 
 from .bidmodel_nb import pass_loglik_nb
-from .klaverjassen_nb import (FULL32, call_value_nb, heuristic_call_nb, rollout_nb,
-                              score_deal_nb)
+from .klaverjassen_nb import (FULL32, call_value_nb, card_margins_nb, heuristic_call_nb,
+                              rollout_nb, score_deal_nb)
 from .klaverjassen_schema import CALL_THRESHOLD
 from .pimc_nb import REST, best_index_nb, draw_world_nb, list_cards_nb, resample_nb
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb, run_key_nb
@@ -231,7 +231,6 @@ def strong_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader
     tt = np.empty(2, dtype=np.int64)
     sc = np.empty(2, dtype=np.int64)
     tc2 = np.empty(4, dtype=np.int64)
-    mine = team_of_pos[me]
     for w in range(n):
         same = w > 0
         if same:
@@ -239,27 +238,9 @@ def strong_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader
                 if kept[w, q] != kept[w - 1, q]:
                     same = False
         if not same:
-            for k in range(n_legal):
-                c = cards[k]
-                for q in range(4):
-                    h2[q] = kept[w, q]
-                    w2[q] = won[q]
-                h2[me] = hand & ~(np.int64(1) << c)
-                for i in range(2):
-                    cp[i] = team_cp[i]
-                    rm[i] = team_rm[i]
-                for j in range(tn):
-                    tc2[j] = tc[j]
-                tc2[tn] = c
-                rollout_nb(h2, trump, team_of_pos, playing, t, leader, tc2, tn + 1,
-                           played | (np.int64(1) << c), amsterdam, undertrump_forced,
-                           all_100, w2, cp, rm)
-                tt[0] = 0
-                tt[1] = 0
-                for q in range(4):
-                    tt[team_of_pos[q]] += w2[q]
-                score_deal_nb(cp, rm, playing, tt, sc)
-                margin[k] = sc[mine] - sc[1 - mine]
+            card_margins_nb(kept[w], me, hand, cards, n_legal, trump, team_of_pos, playing, t,
+                            leader, tc, tn, played, won, team_cp, team_rm, amsterdam,
+                            undertrump_forced, all_100, h2, w2, cp, rm, tt, sc, tc2, margin)
         for k in range(n_legal):
             totals[k] += margin[k]
     return cards[best_index_nb(totals, n_legal)]
