@@ -25,6 +25,7 @@ from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
 from .infostate import record_card, sample_hidden, check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 from .evidence import finish_play
+from .progress import sliced
 from .stats_core import default_samples
 
 GAME = "bonken"
@@ -413,19 +414,25 @@ def play_query(contract, hand, position, history="", samples=None,
     lw = np.empty(samples, dtype=np.float64)
     sc = np.zeros((samples, K), dtype=np.int16)
     if policy == "strong":
-        snb.play_query_strong_nb(seed_u, state.contract, state.position, a["hand"], cards,
-                                 state.rules.hearts_after_broken, state.t, state.leader, a["tc"],
-                                 a["tn"], a["played"], a["broken"], a["taken"], a["scores"],
-                                 a["voids"], a["svoids"], np.int64(worlds),
-                                 np.int64(state.chosen_from), np.int64(state.played_by[1]),
-                                 np.int64(0), np.int64(samples), np.int64(CHUNK), lw, sc)
+        def run(z):
+            snb.play_query_strong_nb(seed_u, state.contract, state.position, a["hand"], cards,
+                                     state.rules.hearts_after_broken, state.t, state.leader,
+                                     a["tc"], a["tn"], a["played"], a["broken"], a["taken"],
+                                     a["scores"], a["voids"], a["svoids"], np.int64(worlds),
+                                     np.int64(state.chosen_from), np.int64(state.played_by[1]),
+                                     np.int64(z.start), np.int64(z.stop - z.start),
+                                     np.int64(CHUNK), lw[z], sc[z])
     else:
         kernel = pq.play_query_nb if policy == "heuristic" else pq.play_query_policy_nb
-        kernel(seed_u, state.contract, state.position, a["hand"], cards,
-               state.rules.hearts_after_broken, state.t, state.leader, a["tc"], a["tn"],
-               a["played"], a["broken"], a["taken"], a["scores"], a["voids"],
-               a["svoids"], POLICIES[policy], np.int64(worlds), np.int64(0), np.int64(samples),
-               np.int64(CHUNK), lw, sc)
+
+        def run(z):
+            kernel(seed_u, state.contract, state.position, a["hand"], cards,
+                   state.rules.hearts_after_broken, state.t, state.leader, a["tc"], a["tn"],
+                   a["played"], a["broken"], a["taken"], a["scores"], a["voids"],
+                   a["svoids"], POLICIES[policy], np.int64(worlds), np.int64(z.start),
+                   np.int64(z.stop - z.start), np.int64(CHUNK), lw[z], sc[z])
+    # in slices, for the progress bar (every world is drawn from its own key)
+    sliced(samples, "world", run, desc="worlds played")
     ok = np.isfinite(lw)
     if not ok.any():
         raise RulesError("no deal of the unseen cards is consistent with the shown voids")
@@ -760,12 +767,13 @@ def domino_play_query(hand, position, history="", samples=DEFAULT_SAMPLES, polic
     K = len(moves)
     lw = np.empty(samples, dtype=np.float64)
     lose = np.zeros((samples, K), dtype=np.bool_)
-    pq.domino_query_nb(seed_u, state.position, np.int64(state.hand), moves,
-                       np.int64(state.unseen_mask()), state.caps(),
-                       np.array(state.forbid, dtype=np.int64), np.array(state.lo, dtype=np.int64),
-                       np.array(state.hi, dtype=np.int64), np.int64(state.m), np.int64(state.out),
-                       POLICIES[policy], np.int64(0), np.int64(samples), np.int64(CHUNK), lw,
-                       lose)
+    caps, forbid = state.caps(), np.array(state.forbid, dtype=np.int64)
+    lo, hi = np.array(state.lo, dtype=np.int64), np.array(state.hi, dtype=np.int64)
+    sliced(samples, "world", lambda z: pq.domino_query_nb(
+        seed_u, state.position, np.int64(state.hand), moves, np.int64(state.unseen_mask()), caps,
+        forbid, lo, hi, np.int64(state.m), np.int64(state.out), POLICIES[policy],
+        np.int64(z.start), np.int64(z.stop - z.start), np.int64(CHUNK), lw[z], lose[z]),
+        desc="worlds played")
     ok = np.isfinite(lw)
     if not ok.any():
         raise RulesError("no deal of the unseen cards is consistent with the history")

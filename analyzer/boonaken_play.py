@@ -40,6 +40,7 @@ from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse
 from fastsim.pimc_nb import REST
 from fastsim.rng import check_seed
 from .evidence import finish_play
+from .progress import sliced
 from .stats_core import default_samples
 from .infostate import (Deal, record_card, SUIT_NAMES, check_own_cards, copy_state, ess, parse_history,
                         replay, weighted_summary)
@@ -815,14 +816,17 @@ def play_query(players=4, preset="seed", hand=None, position=None, declarer=None
     known_pub = state.public_out()
     decl_known = state.discarded
     kernel = pq.play_query_nb if policy == "heuristic" else pq.play_query_policy_nb
-    kernel(seed_u, n, state.preset, state.position, a["hand"], cards, state.trump,
-           state.named, state.t, state.leader, a["tc"], a["tn"], a["played"], a["played_by"],
-           np.int64(state.stock_pos), sa["unseen"], sa["cap"], sa["forbid"], sa["pinned"],
-           state.decl, sa["open_rest"], sa["table_k"], a["played_at"], a["played_pos"],
-           a["vq"], a["vt"], a["vf"], a["nv"], state.draws, state.contract, state.bid, mode,
-           given, a["in_mis"], a["won"], a["cpts"], a["voids"], np.int64(known_pub),
-           np.int64(decl_known), POLICIES[policy], np.int64(worlds), np.int64(0),
-           np.int64(samples), np.int64(CHUNK), lw, made, pts, val)
+    # in slices, for the progress bar (every world is drawn from its own key)
+    sliced(samples, "world", lambda z: kernel(
+        seed_u, n, state.preset, state.position, a["hand"], cards, state.trump,
+        state.named, state.t, state.leader, a["tc"], a["tn"], a["played"], a["played_by"],
+        np.int64(state.stock_pos), sa["unseen"], sa["cap"], sa["forbid"], sa["pinned"],
+        state.decl, sa["open_rest"], sa["table_k"], a["played_at"], a["played_pos"],
+        a["vq"], a["vt"], a["vf"], a["nv"], state.draws, state.contract, state.bid, mode,
+        given, a["in_mis"], a["won"], a["cpts"], a["voids"], np.int64(known_pub),
+        np.int64(decl_known), POLICIES[policy], np.int64(worlds), np.int64(z.start),
+        np.int64(z.stop - z.start), np.int64(CHUNK), lw[z], made[z], pts[z], val[z]),
+        desc="worlds played")
     ok = np.isfinite(lw)
     if not ok.any():
         raise RulesError("no deal of the unseen cards is consistent with the history")

@@ -18,6 +18,7 @@ from fastsim.cards import CardError, card_str, mask_of, parse_cards, suit_str
 from fastsim.common import RulesError
 from .evidence import NA, gate_ci, warnings, weight_stats
 from . import limits
+from .progress import sliced
 from .stats_core import check_query, check_worlds, mean_ci, wilson
 
 WORTH = 0.5
@@ -46,10 +47,13 @@ def bid_advice(players, hand, open_cards, preset="seed", samples=5000, policy="h
     allwin = np.zeros((samples, 4), dtype=np.bool_)
     mis = np.zeros(samples, dtype=np.bool_)
     zw = np.zeros(samples, dtype=np.bool_)
-    bnb.bid_query_nb(seed_u, n, rules.preset_id, np.int64(mask_of(h)), np.asarray(o, dtype=np.int64),
-                     unseen, POLICIES[policy], np.int64(check_worlds(worlds)), np.int64(0),
-                     np.int64(samples), np.int64(64),
-                     pts, allwin, mis, zw)
+    worlds = np.int64(check_worlds(worlds))
+    o_a = np.asarray(o, dtype=np.int64)
+    # in slices, for the progress bar (every sample is dealt from its own key)
+    sliced(samples, "deal", lambda z: bnb.bid_query_nb(
+        seed_u, n, rules.preset_id, np.int64(mask_of(h)), o_a, unseen, POLICIES[policy], worlds,
+        np.int64(z.start), np.int64(z.stop - z.start), np.int64(64),
+        pts[z], allwin[z], mis[z], zw[z]), desc="deals played")
     m = samples
     rows = []
     for level, name in enumerate(LADDER):

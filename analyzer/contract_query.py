@@ -17,6 +17,7 @@ from fastsim.bonken_schema import (CONTRACTS, CONTRACT_TOTAL, N_NEGATIVE, PIMC_W
 from fastsim.cards import CardError, card_str, mask_of, parse_cards
 from .evidence import NA, gate_ci, warnings, weight_stats
 from . import limits
+from .progress import sliced
 from .stats_core import check_query, check_worlds, mean_ci
 
 DEFAULT_SAMPLES = 10_000
@@ -37,10 +38,13 @@ def contract_query(hand, available=None, samples=DEFAULT_SAMPLES, policy="heuris
     pol = parse_seat_policies(policy).astype(np.int64)
     unseen = np.array([c for c in range(64) if c % 16 < 13 and c not in set(codes)], dtype=np.int64)
     out = np.zeros((samples, len(ids), 4), dtype=np.int16)
-    nb.contract_query_nb(seed_u, np.int64(mask_of(codes)), unseen, np.asarray(ids, dtype=np.int64),
-                         pol, rules.hearts_after_broken, np.int64(check_worlds(worlds)), np.int64(0),
-                         np.int64(samples),
-                         np.int64(CHUNK), out)
+    worlds = np.int64(check_worlds(worlds))
+    ids_a = np.asarray(ids, dtype=np.int64)
+    # in slices, for the progress bar (every sample is dealt from its own key)
+    sliced(samples, "deal", lambda z: nb.contract_query_nb(
+        seed_u, np.int64(mask_of(codes)), unseen, ids_a, pol, rules.hearts_after_broken, worlds,
+        np.int64(z.start), np.int64(z.stop - z.start), np.int64(CHUNK), out[z]),
+        desc="deals played")
     scores = out.astype(np.float64)
     rows = []
     for k, c in enumerate(ids):

@@ -25,6 +25,7 @@ from fastsim.klaverjassen_nb import FULL32, roem_nb
 from fastsim.rng import check_seed
 from .infostate import record_card, sample_hidden, check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 from .evidence import finish_play
+from .progress import sliced
 from .stats_core import default_samples
 
 GAME = "klaverjassen"
@@ -414,12 +415,14 @@ def play_query(hand, trump, caller, position, history="", samples=None,
     theirs = np.zeros((samples, K), dtype=np.int16)
     made = np.zeros((samples, K), dtype=np.bool_)
     kernel = pq.play_query_nb if policy == "heuristic" else pq.play_query_policy_nb
-    kernel(seed_u, state.position, a["hand"], cards, state.trump, TEAM_OF_POS,
-           state.playing, state.t, state.leader, a["tc"], a["tn"], a["played"],
-           a["won"], a["cp"], a["rm"], a["voids"], a["forbid"], POLICIES[policy],
-           r.amsterdam, r.undertrump_forced, r.all_100, np.int64(worlds), np.int64(0),
-           np.int64(samples), np.int64(CHUNK), lw, mine, theirs, made, a["played_by"],
-           a["calls"], np.int64(a["ncalls"]))
+    # in slices, for the progress bar (every world is drawn from its own key)
+    sliced(samples, "world", lambda z: kernel(
+        seed_u, state.position, a["hand"], cards, state.trump, TEAM_OF_POS,
+        state.playing, state.t, state.leader, a["tc"], a["tn"], a["played"],
+        a["won"], a["cp"], a["rm"], a["voids"], a["forbid"], POLICIES[policy],
+        r.amsterdam, r.undertrump_forced, r.all_100, np.int64(worlds), np.int64(z.start),
+        np.int64(z.stop - z.start), np.int64(CHUNK), lw[z], mine[z], theirs[z], made[z],
+        a["played_by"], a["calls"], np.int64(a["ncalls"])), desc="worlds played")
     ok = np.isfinite(lw)
     if not ok.any():
         raise RulesError("no deal of the unseen cards is consistent with the history")

@@ -21,6 +21,7 @@ from .evidence import (NA, check_bid_model, describe_model, draw_weights, gate_c
 from .infostate import weighted_summary
 from .stats_core import check_query, check_worlds
 from . import limits
+from .progress import sliced
 
 MAX_DRAW_FACTOR = 200
 
@@ -81,11 +82,20 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
          "margin": np.zeros((m, 5), dtype=np.int64),
          "nat": np.zeros((m, 5), dtype=np.bool_),
          "pit": np.zeros((m, 5), dtype=np.bool_)}
-    knb.trump_query_nb(seed_u, np.int64(mask_of(codes)), position, unseen, forced,
-                       pol, rules.amsterdam, rules.undertrump_forced, rules.all_100,
-                       np.int64(check_worlds(worlds)), play, deals.astype(np.int64),
-                       np.int64(64), r["hands"], r["trump"], r["team"], r["margin"],
-                       r["nat"], r["pit"])
+    deals = deals.astype(np.int64)
+    worlds = np.int64(check_worlds(worlds))
+    # in slices, for the progress bar (every deal is played from its own key); the
+    # double-dummy variant only deals here and solves below
+    def deal_and_play(z):
+        knb.trump_query_nb(
+            seed_u, np.int64(mask_of(codes)), position, unseen, forced, pol, rules.amsterdam,
+            rules.undertrump_forced, rules.all_100, worlds, play, deals[z], np.int64(64),
+            r["hands"][z], r["trump"][z], r["team"][z], r["margin"][z], r["nat"][z],
+            r["pit"][z])
+    if play:
+        sliced(m, "deal", deal_and_play, desc="deals played")
+    else:
+        deal_and_play(slice(0, m))
     st = weight_stats(w)
     n_eff = st["effective_samples"]
     me = position & 1
@@ -99,7 +109,6 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
         pits = np.zeros(len(trumps), dtype=np.bool_)
         # in slices, for the progress bar (each deal is solved exactly on its own, so the
         # slicing changes nothing)
-        from .progress import sliced
         leaders = np.zeros(len(trumps), dtype=np.int64)
         sliced(len(trumps), "deal", lambda z: dd.solve_batch_nb(
             hands[z], trumps[z], teams[z], leaders[z], rules.amsterdam,
