@@ -32,7 +32,7 @@ from fastsim.boonaken_schema import (BOONAAK, CONTRACT_BOONAAK, CONTRACT_MISERE,
                                      MISERE, PIMC_WORLDS, POLICIES, PRESET_LEIMUIDEN,
                                      PRESET_SEED, ZWABBER, RulesError, build_rules,
                                      table_layout)
-from fastsim.cards import CardError, card_str, codes_of, parse_card, parse_cards
+from fastsim.cards import SUITS, CardError, card_str, codes_of, parse_card, parse_cards
 
 from .agents import _Agents, _dkey
 from .boonaken_play import BoonakenDeal, BoonakenInfoState, _bits
@@ -403,6 +403,21 @@ class BoonakenPlayView(BoonakenInfoState):
                              f"declarer kept ({self.rules.preset} preset); a policy of a "
                              "non-declarer cannot ask for it")
         return super().decide(policy, seed, deal, worlds)
+
+    def __repr__(self):
+        p = self.to_move
+        trump = "first" if not self.named else (SUITS[self.trump] if self.trump >= 0 else "none")
+        return (f"BoonakenInfoState(position={self.position}"
+                + (f", to_move={p}" if p is not None else "")
+                + f", contract={level_str(self.level)!r}, trump={trump!r}, "
+                f"hand={_cards(self.hand)!r}, history={self.history_str()!r})")
+
+    @property
+    def level(self):
+        """The contract's level on the bid ladder."""
+        if self.contract == CONTRACT_POINTS:
+            return LADDER.index(self.bid)
+        return {CONTRACT_MISERE: MISERE, CONTRACT_ZWABBER: ZWABBER}.get(self.contract, BOONAAK)
 
 
 # ---------------------------------------------------------------------- one deal
