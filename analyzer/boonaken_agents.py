@@ -26,7 +26,7 @@ from itertools import combinations
 import numpy as np
 
 from fastsim.boonaken_schema import (BOONAAK, CONTRACT_BOONAAK, CONTRACT_MISERE,
-                                     CONTRACT_POINTS, CONTRACT_ZWABBER, CONTRACTS, CTR_AUCTION,
+                                     CONTRACT_POINTS, CONTRACT_ZWABBER, CTR_AUCTION,
                                      CTR_AUCTION_PICK, CTR_EXCHANGE, CTR_TRUMP, LADDER,
                                      LADDER_VALUE, MATCH_STRIDE, MAX_AUCTION, MAX_MATCH_DEALS,
                                      MISERE, PIMC_WORLDS, POLICIES, PRESET_LEIMUIDEN,

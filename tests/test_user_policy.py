@@ -186,7 +186,6 @@ def same_boonaken(a, b):
 def test_boonaken_simulate_equals_kernel(bot, preset, n):
     """Every decision (auction, exchange, trump, cards) of wrapped heuristic and random
     seats as the kernel's, the recorded play included; whole matches too."""
-    from fastsim import boonaken_nb as bnb
     e = registry.get("boonaken")
     setup = e.make_setup("deal", players=n, preset=preset, dealer=n - 1)
     _, a, b = run_both("boonaken", setup, 40, 17, ["0=random"],
@@ -250,7 +249,7 @@ def test_boonaken_pimc_of_a_declarer_equals_kernel_and_defenders_cannot_ask():
     declarer kept, so a policy's state (which does not hold them) refuses pimc for a
     defender; for the declarer it is the simulator's pimc card for card."""
     from analyzer.boonaken_agents import BoonakenPlayView
-    from analyzer.boonaken_play import deal_from_record, positions_from_record
+    from analyzer.boonaken_play import positions_from_record
     from analyzer.records import boonaken_records
     from fastsim import boonaken as bo
     from fastsim.common import RulesError
