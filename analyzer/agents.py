@@ -40,8 +40,8 @@ __all__ = ["PolicyError", "PolicyState", "is_user_spec", "load_policy", "user_co
            "simulate_boerenbridge", "simulate_klaverjassen", "simulate_bonken", "tidy_named",
            "refuse_specs"]
 
-NOT_SUPPORTED = ("a policy of your own is not supported yet (boerenbridge, klaverjassen "
-                 "and bonken take one)")
+NOT_SUPPORTED = ("a policy of your own is not supported yet (boerenbridge, klaverjassen, "
+                 "bonken and boonaken take one)")
 USER_BASE = 64          # int8 codes 64..127: user policies of this process
 _SPECS = []             # code - USER_BASE -> spec text
 _LOADED = {}            # spec text -> callable
@@ -249,7 +249,9 @@ def describe(info):
     return f"{type(info).__name__}({', '.join(parts)})"
 
 
-def _action_str(action, phase, notation="en"):
+def _action_str(action, phase, notation="en", info=None):
+    if hasattr(info, "action_str"):
+        return info.action_str(action)
     if phase == "play" and isinstance(action, (int, np.integer)) and 0 <= action < 64:
         try:
             return card_str(int(action), notation)
@@ -271,18 +273,27 @@ def _ask(fn, spec, state):
                           f"(seed {state.seed}, deal {state.deal})") from None
     legal = state.legal_actions()
     act = a
-    if state.phase == "play" and isinstance(a, str):
-        try:
-            act = parse_card(a, "en", 32 if getattr(state.info, "game", "") == "klaverjassen" else 52)
-        except CardError:
-            act = None
-    if isinstance(act, (bool, np.bool_)) or not isinstance(act, (int, np.integer, type(None))):
-        act = None if not isinstance(act, float) or act != int(act) else int(act)
-    if act is None and state.phase == "call" and a is None:
-        act = -1          # None: pass
+    parse = getattr(state.info, "parse_action", None)     # a state's own action forms
+    if parse is not None:
+        act = parse(a)
+    else:
+        if state.phase == "play" and isinstance(a, str):
+            try:
+                act = parse_card(a, "en", 32 if getattr(state.info, "game", "") in (
+                    "klaverjassen", "boonaken") else 52)
+            except CardError:
+                act = None
+        if isinstance(act, (bool, np.bool_)) or not isinstance(act, (int, np.integer, type(None))):
+            act = None if not isinstance(act, float) or act != int(act) else int(act)
+        if act is None and state.phase == "call" and a is None:
+            act = -1          # None: pass
     if act is None or int(act) not in legal:
-        shown = ", ".join(_action_str(x, state.phase) for x in legal)
-        raise PolicyError(f"policy {spec} chose {_action_str(a, state.phase)}, which is not "
+        if hasattr(state.info, "legal_str"):
+            shown = state.info.legal_str()
+        else:
+            shown = ", ".join(_action_str(x, state.phase, info=state.info) for x in legal)
+        chose = _action_str(a, state.phase, info=state.info)
+        raise PolicyError(f"policy {spec} chose {chose}, which is not "
                           f"legal at {state!r} (seed {state.seed}, deal {state.deal}); "
                           f"legal: {shown}")
     return int(act)
@@ -298,15 +309,17 @@ class _Agents:
         self.worlds = int(worlds)
         self.decision = 0
 
-    def act(self, p, info, phase, builtin):
-        """``builtin(policy_name)``: the built-in's action (the simulator's)."""
+    def act(self, p, info, phase, builtin, view=None):
+        """``builtin(policy_name)``: the built-in's action (the simulator's); ``view(info)``:
+        the state a user policy is shown (default ``info`` itself)."""
         code = self.codes[p]
         k = self.decision
         self.decision += 1
         if code < USER_BASE:
             return builtin(_builtin_name(code))
         spec = spec_of(code)
-        st = PolicyState(info, phase, self.seed, self.deal, k, self.worlds)
+        st = PolicyState(info if view is None else view(info), phase, self.seed, self.deal, k,
+                         self.worlds)
         return _ask(load_policy(spec), spec, st)
 
 

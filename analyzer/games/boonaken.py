@@ -18,6 +18,7 @@ UNITS = {"deals": "deal", "games": "match"}
 DEFAULT_COUNT = {"deal": 100_000, "match": 1000}
 TOURNAMENT_DEFAULT = {"deal": 2000}
 STREAMS = True
+USER_POLICIES = True      # PATH.py:FUNCTION seats (analyzer/agents.py, analyzer/boonaken_agents.py)
 
 
 class Setup:
@@ -52,9 +53,10 @@ def make_setup(unit="deal", players=None, preset=None, dealer=0):
 
 
 def parse_policies(setup, policy="heuristic", seat_policy=()):
-    from ..agents import refuse_specs   # no PATH.py:FUNCTION seats yet: one clear line
-    refuse_specs(NAME, policy, seat_policy)
-    return bo.parse_seat_policies(setup.players, policy, seat_policy)
+    from .. import agents   # built-in names, or PATH.py:FUNCTION (a policy of your own)
+    n = setup.players
+    return agents.parse_policies(lambda d, rest: bo.parse_seat_policies(n, d, rest), n,
+                                 policy, seat_policy)
 
 
 def policy_names(policies):
@@ -64,11 +66,21 @@ def policy_names(policies):
 
 def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=False,
              worlds=PIMC_WORLDS):
+    from .. import agents
+    user = agents.has_user(policies)    # a policy of your own: the step-by-step driver
+    if user:
+        from .. import boonaken_agents as ba
     if setup.matches:
         if record:
             raise RulesError("--record-play records single deals; use --deals")
+        if user:
+            return ba.simulate_boonaken_matches(setup.rules, n, seed=seed, policies=policies,
+                                                start=start, worlds=worlds, threads=threads)
         return bo.simulate_matches(setup.rules, n, seed=seed, policies=policies, threads=threads,
                                    start=start, worlds=worlds)
+    if user:
+        return ba.simulate_boonaken(setup.rules, n, seed=seed, policies=policies, start=start,
+                                    record=record, worlds=worlds, threads=threads)
     return bo.simulate(setup.rules, n, seed=seed, policies=policies, threads=threads,
                        start=start, record=record, worlds=worlds)
 
@@ -91,9 +103,9 @@ def columns(result):
     """Single deals' tidy columns as arrays (built into Arrow without pandas); None for
     whole matches (their frame is small)."""
     from fastsim.boonaken_schema import POLICY_STRONG
-    if isinstance(result, bo.MatchResult) \
-            or (np.asarray(result.policies).astype(np.int64) == POLICY_STRONG).any():
-        return None      # strong: the frame's path names the policy
+    pol = np.asarray(result.policies).astype(np.int64)
+    if isinstance(result, bo.MatchResult) or (pol == POLICY_STRONG).any() or (pol >= 64).any():
+        return None      # strong, a policy of your own: the frame's path names the policy
     from ..frames import columns_boonaken
     return columns_boonaken(result)
 
