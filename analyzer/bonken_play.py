@@ -40,7 +40,36 @@ NOT_HEARTS = 0b1101   # void bits of a player shown to hold only hearts
 
 __all__ = ["BonkenInfoState", "BonkenDeal", "play_query", "sample_worlds",
            "positions_from_record", "deal_from_record", "DominoInfoState", "DominoDeal",
-           "domino_play_query", "domino_sample_worlds", "domino_positions_from_record", "PASS"]
+           "domino_play_query", "domino_sample_worlds", "domino_positions_from_record", "PASS",
+           "others_model"]
+
+
+def others_model(policy, contract=None):
+    """One line: the model the other players follow in a Bonken query (docs/bonken.md,
+    "The other players' model"), for ``contract`` (an id; None: any contract). Every
+    built-in policy plays for its own score of the round; none looks at the game standings
+    (aiming the penalties at the game's leader was measured and does not pay:
+    benchmarks/bench_bonken_defenders.py)."""
+    if policy == "random":
+        return "the others play a random legal card"
+    if contract == DOMINO:
+        return ("the others play the Domino heuristic (the move that frees most of their "
+                "cards further out), each for himself")
+    negative = "avoids tricks; void, discards his highest penalty card on whoever takes the trick"
+    if contract is None:
+        plays = f"negative contracts: {negative}; trump contracts: wants tricks"
+    elif contract < TRUMP_S:
+        plays = negative
+    else:
+        plays = "wants tricks"
+    what = {
+        "heuristic": f"the heuristic: each plays for his own round score ({plays})",
+        "pimc": "pimc: each plays the card best for his own round score over sampled deals "
+                "finished by the heuristic",
+        "strong": "strong: as pimc over more deals, weighted by the chooser's choice where "
+                  "it is known, each for his own round score",
+    }[policy]
+    return f"the others follow {what}; the game standings play no part (no one sets the leader)"
 
 
 def danger_of(contract):
@@ -468,6 +497,8 @@ def play_query(contract, hand, position, history="", samples=None,
         "effective_samples": float(ess(w)),
         "worlds_drawn": int(samples),
         "policy": policy,
+        "others_model": others_model(policy, state.contract),
+        "note": others_model(policy, state.contract),
         "pimc_worlds": int(worlds),
         "seed": seed,
         "variants": dict(state.rules.variants),
@@ -798,6 +829,8 @@ def domino_play_query(hand, position, history="", samples=DEFAULT_SAMPLES, polic
         "recommended": best["card"], "policy_choice": choice, "cards": out_cards,
         "exact": exact, "samples": int(ok.sum()), "effective_samples": float(ess(w)),
         "worlds_drawn": int(samples), "policy": policy, "seed": seed,
+        "others_model": others_model(policy, DOMINO),
+        "note": others_model(policy, DOMINO),
         "variants": dict(state.rules.variants),
     }, w, lose)
 

@@ -15,6 +15,7 @@ from fastsim.bonken_schema import (CONTRACTS, CONTRACT_TOTAL, N_NEGATIVE, PIMC_W
                                    RulesError,
                                    build_rules, parse_contracts, parse_seat_policies)
 from fastsim.cards import CardError, card_str, mask_of, parse_cards
+from .bonken_play import others_model
 from .evidence import NA, gate_ci, warnings, weight_stats
 from . import limits
 from .progress import sliced
@@ -78,6 +79,7 @@ def contract_query(hand, available=None, samples=DEFAULT_SAMPLES, policy="heuris
         "game": "bonken",
         "hand": [card_str(c, notation) for c in sorted(codes)],
         "policy": policy,
+        "others_model": others_model(policy),
         "variants": dict(rules.variants),
         "seed": seed,
         "samples": samples,
@@ -100,6 +102,7 @@ def render(r):
     lines = []
     lines.append(f"Bonken, you choose with: {' '.join(r['hand'])}")
     lines.append(f"{r['samples']:,} sampled deals, everyone plays {r['policy']}, seed {r['seed']}")
+    lines.append(f"model: {r['others_model']}")
     lines.append("")
     lines.append("contract             your score  95% interval        vs average   others (left, right, dealer)")
     for c in r["contracts"]:

@@ -94,3 +94,16 @@ def test_bad_input(args, needle):
     assert p.returncode == 2, (p.stdout, p.stderr)
     assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
     assert needle in p.stderr
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "pimc", "random"])
+def test_contract_query_states_the_others_model(policy):
+    from analyzer.bonken_play import others_model
+    from analyzer.contract_query import render
+    r = contract_query(SPADES, "ducking,spades", samples=20, policy=policy, seed=1, worlds=2)
+    assert r["others_model"] == others_model(policy)
+    assert f"model: {r['others_model']}" in render(r)
+    if policy == "random":
+        assert "random" in r["others_model"]
+    else:
+        assert policy in r["others_model"] and "standings" in r["others_model"]

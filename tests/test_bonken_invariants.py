@@ -157,3 +157,23 @@ def test_determinism_threads():
     b = bk.simulate(rules, 300, seed=9, threads=2, chunk=64)
     for k in a.deals:
         assert np.array_equal(a.deals[k], b.deals[k])
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "pimc"])
+def test_round_play_ignores_the_game_standings(policy):
+    """docs/bonken.md, "The other players' model": every policy plays a round for its own
+    round score, so a round of a whole game is played exactly as the same deal, dealer and
+    contract played alone (no one sets the leader)."""
+    seed, n = 21, 4 if policy == "pimc" else 40
+    pol = bk.parse_seat_policies(policy)
+    res = bk.simulate(bk.build_rules(first_dealer=1), n, seed=seed, policies=pol, record=True,
+                      worlds=2)
+    recs = list(bonken_records(res))
+    assert len({tuple(t) for t in res.games["totals"]}) > 1       # the standings do differ
+    for r, rec in enumerate(recs):
+        if r % 11 == 0:
+            continue                                  # the first round: nobody leads yet
+        alone = bk.simulate(bk.build_rules(first_dealer=rec["dealer"]), 1, seed=seed,
+                            policies=pol, contract=rec["contract"], record=True,
+                            game_start=int(res.deals["deal"][r]), worlds=2)
+        assert list(bonken_records(alone)) == [rec], r

@@ -308,3 +308,19 @@ def test_domino_bad_history(name, expect, change):
     with pytest.raises((RulesError, CardError)) as e:
         play_query("domino", kw["hand"], kw["position"], kw["history"], samples=10)
     assert expect in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("contract, policy, words", [
+    ("no-hearts", "heuristic", ["the heuristic", "penalty card", "standings"]),
+    ("spades", "heuristic", ["the heuristic", "wants tricks", "standings"]),
+    ("no-men", "pimc", ["pimc", "own round score", "standings"]),
+    ("domino", "heuristic", ["Domino heuristic"]),
+    ("no-queens", "random", ["random legal card"]),
+])
+def test_query_states_the_others_model(contract, policy, words):
+    from analyzer.infostate import render_play
+    hand = "AS KS 2H 5D 6C QH 3S 4S 7D TD JC 8H 9C"
+    r = play_query(contract, hand, 0, samples=10, policy=policy, worlds=2)
+    for w in words:
+        assert w in r["others_model"], (w, r["others_model"])
+    assert f"note: {r['others_model']}" in render_play(r)
