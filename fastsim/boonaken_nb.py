@@ -415,7 +415,10 @@ N_INFO = 17
 @njit(cache=True)
 def play_deal_nb(dkey, n, preset, pol, worlds, deck, hands, info, mis, won, cpts, result,
                  rec_auction, rec_cards, rec_lead, rec_win, rec_draw, rec_deck, record):
-    """Deal, auction, exchange, play and judge one deal among ``n`` positions."""
+    """Deal, auction, exchange, play and judge one deal among ``n`` positions. Every field
+    of ``info`` starts at 0, so a passed-out deal leaves no field of an earlier one (the
+    caller reuses the buffer within a chunk)."""
+    info[:] = 0
     deck[:] = DECK32
     shuffle_nb(dkey, 0, deck, 0, 31, 32)
     if record:

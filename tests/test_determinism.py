@@ -40,3 +40,29 @@ def test_chunked_runner_equals_single_call():
     a = bb.simulate(rules, 10_000, seed=5)
     b = run_chunked(rules, 10_000, seed=5, progress=True, block_deals=3333)
     same(a, b)
+
+
+def _other_games():
+    from fastsim import bonken, boonaken, klaverjassen
+    return [("bonken", lambda **k: bonken.simulate(bonken.build_rules(), 60, seed=8, **k)),
+            ("klaverjassen", lambda **k: klaverjassen.simulate(klaverjassen.build_rules(), 400,
+                                                               seed=8, **k)),
+            # deal 1045 of seed 3 (2 players) is passed out: it must leave no field of the
+            # deal before it in the same chunk (it once kept the earlier contract and bid)
+            ("boonaken", lambda **k: boonaken.simulate(boonaken.build_rules(2, "seed"), 100,
+                                                       seed=3, start=1000, **k)),
+            ("boonaken-pagat", lambda **k: boonaken.simulate(boonaken.build_rules(3, "pagat"),
+                                                             400, seed=3, **k))]
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_other_games_threads_and_chunks(case):
+    name, run = _other_games()[case]
+    base = run(threads=1, chunk=1)
+    if name == "boonaken":
+        from fastsim.boonaken_nb import I_VOID
+        assert base.deals["info"][:, I_VOID].sum() >= 1      # the case this guards is there
+    for threads, chunk in [(1, 400), (2, 7), (2, 64)]:
+        other = run(threads=threads, chunk=chunk)
+        for k in base.deals:
+            assert np.array_equal(base.deals[k], other.deals[k]), (name, k, chunk)
