@@ -24,9 +24,8 @@ from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
 from .progress import sliced
-from .stats_core import default_samples
 from .evidence import bid_slope, check_bid_model, draw_weights, finish_play, thin, weight_stats
-from .infostate import record_card, check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_bid_list, parse_history, weighted_summary, ess
+from .infostate import TrickInfoState, check_policy, play_args, record_card, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, parse_bid_list, parse_history, weighted_summary, ess
 
 GAME = "boerenbridge"
 DEFAULT_SAMPLES = 2_000
@@ -54,7 +53,7 @@ def _trick_winner(cards, leader, n, trump):
     return (leader + best) % n
 
 
-class BoerenbridgeInfoState:
+class BoerenbridgeInfoState(TrickInfoState):
     """One player's information state (positions: 0 = left of the dealer … n−1 = dealer).
 
     Attributes: ``rules``, ``n`` (players), ``h`` (hand size), ``position`` (whose view),
@@ -154,14 +153,7 @@ class BoerenbridgeInfoState:
         s = cls.initial(rules, position, codes + mine, turned, bid_vals)
         return replay(s, tricks, position, notation, require_turn, "deal")
 
-    def _copy(self):
-        return copy_state(self)
-
     # ------------------------------------------------------------------ queries
-    @property
-    def t(self):
-        """Number of finished tricks."""
-        return len(self.tricks)
 
     @property
     def is_terminal(self):
@@ -274,8 +266,7 @@ class BoerenbridgeInfoState:
         """The card (code) the built-in ``policy`` plays here, exactly as the simulator
         would: ``seed`` and ``deal`` (the global deal index) key the random and pimc
         policies like ``simulate(..., seed)`` keys its deal number ``deal``."""
-        if policy not in POLICIES:
-            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        check_policy(policy, POLICIES)
         p = self.to_move
         if p is None:
             raise RulesError("the deal is over: no card to play")
@@ -512,14 +503,7 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=No
     world passes). Reproducible from ``seed`` for any ``threads``. ``samples``: default
     2,000 (300 when everyone plays ``strong``).
     """
-    samples = default_samples(samples, policy, DEFAULT_SAMPLES)
-    if policy not in POLICIES:
-        raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
-    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= 4096:
-        raise RulesError(f"worlds must be 1..4096, got {worlds!r}")
-    seed_u = check_seed(seed)
+    samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, worlds, seed)
     if state is None:
         state = BoerenbridgeInfoState.from_inputs(players, hand, trump_card, position, bids,
                                                   history, notation, variants, hand_size)

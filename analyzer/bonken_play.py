@@ -23,10 +23,9 @@ from fastsim.bonken_schema import (CONTRACTS, DOMINO, NO_HEARTS, NO_KH, NO_LAST,
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
-from .infostate import record_card, sample_hidden, check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
+from .infostate import InfoState, TrickInfoState, check_policy, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 from .evidence import finish_play
 from .progress import sliced
-from .stats_core import default_samples
 
 GAME = "bonken"
 DEFAULT_SAMPLES = 2_000
@@ -106,7 +105,7 @@ def _winner(cards, leader, trump):
     return (leader + best) % 4
 
 
-class BonkenInfoState:
+class BonkenInfoState(TrickInfoState):
     """One player's information state in a Bonken trick contract (immutable).
 
     Attributes: ``rules``, ``contract`` (id), ``position``, ``hand`` (mask), ``tricks``
@@ -189,13 +188,6 @@ class BonkenInfoState:
                              f"{len(mine)} makes {len(codes) + len(mine)}, not 13")
         s = cls.initial(rules, cid, position, codes + mine, chosen_from)
         return replay(s, tricks, position, notation, require_turn, "round")
-
-    def _copy(self):
-        return copy_state(self)
-
-    @property
-    def t(self):
-        return len(self.tricks)
 
     @property
     def danger(self):
@@ -321,8 +313,7 @@ class BonkenInfoState:
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
         """The card the built-in ``policy`` plays here, exactly as the simulator would
         (``seed``/``deal`` key the random and pimc policies like the simulator's deal)."""
-        if policy not in POLICIES:
-            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        check_policy(policy, POLICIES)
         p = self.to_move
         if p is None:
             raise RulesError("the round is over: no card to play")
@@ -418,18 +409,11 @@ def play_query(contract, hand, position, history="", samples=None,
                variants=(), state=None):
     """Score every legal card of the player to move by my expected round score; returns a
     JSON-able dict shaped like the Boerenbridge play query's (``p_make`` is null)."""
-    samples = default_samples(samples, policy, DEFAULT_SAMPLES)
-    if policy not in POLICIES:
-        raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
-    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= 4096:
-        raise RulesError(f"worlds must be 1..4096, got {worlds!r}")
+    samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, worlds, seed)
     if state is None and contract is not None and not isinstance(contract, (int, np.integer)) \
             and contract_id(contract) == DOMINO or state is not None and state.contract == DOMINO:
         return domino_play_query(hand, position, history, samples, policy, seed, threads,
                                  notation, variants, state)
-    seed_u = check_seed(seed)
     if state is None:
         state = BonkenInfoState.from_inputs(contract, hand, position, history, notation, variants)
     elif state.to_move != state.position:
@@ -540,7 +524,7 @@ def _domino_legal(cards, lo, hi):
     return m
 
 
-class DominoInfoState:
+class DominoInfoState(InfoState):
     """One player's information state in a Bonken Domino round (immutable): the open rows
     (``lo``/``hi`` rank per suit, −1 = not open), the turn counter ``m``, cards still
     ``held`` per position, and ``forbid`` (cards a position cannot hold: it passed when
@@ -611,9 +595,6 @@ class DominoInfoState:
                 raise RulesError(f"the history says it is position {s.to_move}'s turn, "
                                  f"not position {position}'s")
         return s
-
-    def _copy(self):
-        return copy_state(self)
 
     @property
     def is_terminal(self):
@@ -717,8 +698,7 @@ class DominoInfoState:
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
         """The engine's Domino move (pimc and strong play Domino by the heuristic, as in
         the engine)."""
-        if policy not in POLICIES:
-            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        check_policy(policy, POLICIES)
         p = self.to_move
         if p is None:
             raise RulesError("the round is over: nothing to play")
@@ -782,11 +762,7 @@ def domino_play_query(hand, position, history="", samples=DEFAULT_SAMPLES, polic
                       seed=0, threads=None, notation="en", variants=(), state=None):
     """The Domino play query: per legal move my expected score (−50 × P(I am the last
     one holding cards)); same shape as :func:`play_query`."""
-    if policy not in POLICIES:
-        raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
-    seed_u = check_seed(seed)
+    samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, None, seed)
     if state is None:
         state = DominoInfoState.from_inputs(hand, position, history, notation, variants)
     elif state.to_move != state.position:

@@ -41,8 +41,7 @@ from fastsim.pimc_nb import REST
 from fastsim.rng import check_seed
 from .evidence import finish_play
 from .progress import sliced
-from .stats_core import default_samples
-from .infostate import (Deal, record_card, SUIT_NAMES, check_own_cards, copy_state, ess, parse_history,
+from .infostate import (TrickInfoState, check_policy, play_args, Deal, record_card, SUIT_NAMES, check_own_cards, copy_state, ess, parse_history,
                         replay, weighted_summary)
 
 DEFAULT_SAMPLES = 2_000
@@ -138,7 +137,7 @@ def revealed(card, led, trump, hi, preset):
     return SUIT[led]
 
 
-class BoonakenInfoState:
+class BoonakenInfoState(TrickInfoState):
     """One player's information state in a Boonaken deal (immutable).
 
     Per position: ``won`` (tricks), ``cpts`` (card points taken), ``voids`` (the engine's
@@ -355,13 +354,6 @@ class BoonakenInfoState:
                              "happened")
         return s
 
-    def _copy(self):
-        return copy_state(self)
-
-    @property
-    def t(self):
-        return len(self.tricks)
-
     @property
     def is_terminal(self):
         return self.t >= self.n_tricks
@@ -575,8 +567,7 @@ class BoonakenInfoState:
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
         """The card the built-in ``policy`` plays here, exactly as the simulator would
         (``deal``: the simulator's global deal index, for random and pimc)."""
-        if policy not in POLICIES:
-            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        check_policy(policy, POLICIES)
         p = self.to_move
         if p is None:
             raise RulesError("the deal is over: no card to play")
@@ -787,14 +778,7 @@ def play_query(players=4, preset="seed", hand=None, position=None, declarer=None
                worlds=PIMC_WORLDS, seed=0, threads=None, notation="en", state=None):
     """Score every legal card of the player to move; a JSON-able dict shaped like the
     other games' play queries (``value`` = expected mark, see the module doc)."""
-    samples = default_samples(samples, policy, DEFAULT_SAMPLES)
-    if policy not in POLICIES:
-        raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
-    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= 4096:
-        raise RulesError(f"worlds must be 1..4096, got {worlds!r}")
-    seed_u = check_seed(seed)
+    samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, worlds, seed)
     if state is None:
         state = BoonakenInfoState.from_inputs(players, preset, hand, position, declarer,
                                               contract, trump, open_cards, taken, history,

@@ -95,6 +95,28 @@ def decide(state, policy="heuristic", seed=0, **kw):
     return state.decide(policy=policy, seed=seed, **kw)
 
 
+def check_policy(policy, policies):
+    """A built-in policy name of the game, else one line (exit 2)."""
+    if policy not in policies:
+        raise RulesError(f"unknown policy {policy!r}; known: {', '.join(policies)}")
+
+
+def play_args(samples, policy, policies, usual, worlds=None, seed=0):
+    """The checks every play query makes: the policy, ``--samples`` (None: ``usual``, or
+    the strong default), ``--worlds`` (1..4096; None: not used) and the seed. Returns
+    ``(samples, seed as uint64)``."""
+    from fastsim.rng import check_seed
+    from .stats_core import default_samples
+    samples = default_samples(samples, policy, usual)
+    check_policy(policy, policies)
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
+    if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer))
+                               or not 1 <= worlds <= 4096):
+        raise RulesError(f"worlds must be 1..4096, got {worlds!r}")
+    return samples, check_seed(seed)
+
+
 def ess(weights):
     """Effective sample size (Σw)² / Σw² of importance weights."""
     w = np.asarray(weights, dtype=np.float64)
@@ -188,6 +210,25 @@ def dealt_masks(hands, n, notation="en", deck=52, check=True):
             raise CardError("a card is dealt to two players")
         total |= m
     return masks
+
+
+class InfoState:
+    """Base of every game's information state: immutable, ``__slots__`` only; ``apply``
+    returns a changed copy made by ``_copy``."""
+    __slots__ = ()
+
+    def _copy(self):
+        return copy_state(self)
+
+
+class TrickInfoState(InfoState):
+    """An information state of a trick game: ``tricks`` holds the finished tricks."""
+    __slots__ = ()
+
+    @property
+    def t(self):
+        """Number of finished tricks."""
+        return len(self.tricks)
 
 
 class Deal:

@@ -23,10 +23,9 @@ from fastsim.klaverjassen_schema import (LAST_TRICK, PIMC_WORLDS, POLICIES, TRUM
                                          build_rules)
 from fastsim.klaverjassen_nb import FULL32, roem_nb
 from fastsim.rng import check_seed
-from .infostate import record_card, sample_hidden, check_own_cards, copy_state, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
+from .infostate import TrickInfoState, check_policy, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 from .evidence import finish_play
 from .progress import sliced
-from .stats_core import default_samples
 
 GAME = "klaverjassen"
 DEFAULT_SAMPLES = 2_000
@@ -77,7 +76,7 @@ def revealed(card, led, trump, hi, partner_winning, amsterdam, undertrump_forced
     return out | (tmask if undertrump_forced else above)
 
 
-class KlaverjassenInfoState:
+class KlaverjassenInfoState(TrickInfoState):
     """One player's information state in a Klaverjassen deal (immutable).
 
     ``team_cp``/``team_rm`` are per position-team (0: positions 0+2, 1: positions 1+3),
@@ -161,13 +160,6 @@ class KlaverjassenInfoState:
                              f"{len(mine)} makes {len(codes) + len(mine)}, not 8")
         s = cls.initial(rules, position, codes + mine, tr, caller, forced)
         return replay(s, tricks, position, notation, require_turn, "deal")
-
-    def _copy(self):
-        return copy_state(self)
-
-    @property
-    def t(self):
-        return len(self.tricks)
 
     @property
     def is_terminal(self):
@@ -269,8 +261,7 @@ class KlaverjassenInfoState:
 
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
         """The card the built-in ``policy`` plays here, exactly as the simulator would."""
-        if policy not in POLICIES:
-            raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        check_policy(policy, POLICIES)
         p = self.to_move
         if p is None:
             raise RulesError("the deal is over: no card to play")
@@ -390,14 +381,7 @@ def play_query(hand, trump, caller, position, history="", samples=None,
                variants=(), state=None, forced=False):
     """Score every legal card of the player to move; returns a JSON-able dict shaped like
     the Boerenbridge play query's (``value`` = expected margin, see the module doc)."""
-    samples = default_samples(samples, policy, DEFAULT_SAMPLES)
-    if policy not in POLICIES:
-        raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise RulesError(f"--samples must be a positive integer, got {samples!r}")
-    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= 4096:
-        raise RulesError(f"worlds must be 1..4096, got {worlds!r}")
-    seed_u = check_seed(seed)
+    samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, worlds, seed)
     if state is None:
         state = KlaverjassenInfoState.from_inputs(hand, trump, caller, position, history,
                                                   notation, variants, forced=forced)
