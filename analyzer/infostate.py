@@ -163,6 +163,8 @@ def render_play(r):
         extra = f"; the top 1% carry {r['top1_weight_share']:.1%} of the weight"
     if r.get("bid_model"):
         extra += f"; bids weighed by the {r['bid_model']} heuristic bidder"
+    if r.get("calls_model"):
+        extra += f"; the calling round weighed by the {r['calls_model']} heuristic caller"
     drawn = r.get("worlds_drawn")
     if drawn is not None and drawn != r["samples"]:
         extra += f"; {drawn:,} drawn"
@@ -333,15 +335,15 @@ def copy_state(state):
     return s
 
 
-def sample_hidden(kernel, state, constraint, count, seed=0, start=0):
+def sample_hidden(kernel, state, constraint, count, seed=0, start=0, extra=()):
     """The hidden hands of a 4-player trick game's play query: ``(worlds, logw)`` from the
     game's compiled sampler ``kernel`` (``constraint``: its per-player card constraints,
-    e.g. shown voids)."""
+    e.g. shown voids; ``extra``: the game's further arguments, after the constraints)."""
     import numpy as np
     from fastsim.rng import check_seed
     a = state.kernel_args()
     out_w = np.zeros((count, 4), dtype=np.int64)
     out_l = np.zeros(count, dtype=np.float64)
     kernel(check_seed(seed), state.position, a["hand"], a["played"], state.t, state.leader,
-           a["tn"], a[constraint], np.int64(start), np.int64(count), out_w, out_l)
+           a["tn"], a[constraint], *extra, np.int64(start), np.int64(count), out_w, out_l)
     return out_w, out_l

@@ -25,6 +25,7 @@ from fastsim.klaverjassen_nb import FULL32, roem_nb
 from fastsim.rng import check_seed
 from .infostate import TrickInfoState, check_policy, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 from .evidence import finish_play
+from .evidence import PASS_SCALE as CALL_SCALE
 from .progress import sliced
 
 GAME = "klaverjassen"
@@ -353,9 +354,15 @@ def positions_from_record(rec, variants=(), notation="en"):
             d = d.apply(code)
 
 
-def sample_worlds(state, count, seed=0, start=0):
-    """The hidden hands the play query samples: ``(worlds, logw)``."""
-    return sample_hidden(pq.sample_worlds_nb, state, "forbid", count, seed, start)
+def sample_worlds(state, count, seed=0, start=0, tau=CALL_SCALE):
+    """The hidden hands the play query samples: ``(worlds, logw)``; ``logw`` includes the
+    calling round's log likelihood under the soft heuristic caller of scale ``tau``
+    (``None``: not weighed by the calls, as for random players)."""
+    a = state.kernel_args()
+    ncalls = 0 if tau is None else a["ncalls"]
+    return sample_hidden(pq.sample_worlds_nb, state, "forbid", count, seed, start,
+                         extra=(a["played_by"], a["calls"], np.int64(ncalls),
+                                np.float64(tau or 0.0)))
 
 
 def _determined(state, policy):
@@ -399,6 +406,9 @@ def play_query(hand, trump, caller, position, history="", samples=None,
     theirs = np.zeros((samples, K), dtype=np.int16)
     made = np.zeros((samples, K), dtype=np.bool_)
     kernel = pq.play_query_nb if policy == "heuristic" else pq.play_query_policy_nb
+    # the worlds are weighed by the calling round (the others' passes and call) under the
+    # soft heuristic caller, except when everyone plays at random
+    ncalls = 0 if policy == "random" else a["ncalls"]
     # in slices, for the progress bar (every world is drawn from its own key)
     sliced(samples, "world", lambda z: kernel(
         seed_u, state.position, a["hand"], cards, state.trump, TEAM_OF_POS,
@@ -406,7 +416,8 @@ def play_query(hand, trump, caller, position, history="", samples=None,
         a["won"], a["cp"], a["rm"], a["voids"], a["forbid"], POLICIES[policy],
         r.amsterdam, r.undertrump_forced, r.all_100, np.int64(worlds), np.int64(z.start),
         np.int64(z.stop - z.start), np.int64(CHUNK), lw[z], mine[z], theirs[z], made[z],
-        a["played_by"], a["calls"], np.int64(a["ncalls"])), desc="worlds played")
+        a["played_by"], a["calls"], np.int64(ncalls), np.float64(CALL_SCALE)),
+        desc="worlds played")
     ok = np.isfinite(lw)
     if not ok.any():
         raise RulesError("no deal of the unseen cards is consistent with the history")
@@ -445,6 +456,8 @@ def play_query(hand, trump, caller, position, history="", samples=None,
         "effective_samples": float(ess(w)),
         "worlds_drawn": int(samples),
         "policy": policy,
+        "calls_model": None if ncalls == 0 or all(
+            q == state.position for q in range(min(ncalls, 4))) else f"soft (τ={CALL_SCALE:g})",
         "pimc_worlds": int(worlds),
         "seed": seed,
         "variants": dict(r.variants),

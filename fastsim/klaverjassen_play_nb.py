@@ -15,7 +15,7 @@ from .klaverjassen_nb import (FULL32, beats_nb, heuristic_play_nb, legal_nb, pim
                               points_nb, roem_nb, rollout_nb, score_deal_nb, strength_nb)
 from .klaverjassen_schema import (CTR_PLAY, LAST_TRICK, POLICY_HEURISTIC, POLICY_PIMC,
                                   POLICY_RANDOM, POLICY_STRONG)
-from .klaverjassen_strong_nb import STRONG_TAU, strong_card_nb
+from .klaverjassen_strong_nb import STRONG_TAU, round_loglik_nb, strong_card_nb
 from .pimc_nb import REST
 from .play_nb import random_card_nb
 from .rng import deal_key_nb, run_key_nb
@@ -154,24 +154,35 @@ def rollout_policy_nb(dkey, pol, hands, trump, team_of_pos, playing, t0, leader,
 
 
 @njit(cache=True)
-def _world_nb(wkey, me, hand, unseen, t, leader, tn, forbid, world):
+def _world_nb(wkey, me, hand, unseen, t, leader, tn, forbid, played_by, calls, ncalls, tau,
+              world):
+    """One world of the play query and its log weight: the sampler's, plus the log
+    likelihood of the calling round ``calls[:ncalls]`` (the others' passes and call) under
+    the soft heuristic caller of scale ``tau`` on the hands as dealt (held + played);
+    ``ncalls = 0``: not weighed by the calls."""
     cap = np.zeros(REST + 1, dtype=np.int64)
     for q in range(4):
         if q != me:
             cap[q] = 8 - t - (1 if ((q - leader) & 3) < tn else 0)
-    return hidden_deal_forbid_nb(wkey, 4, me, hand, unseen, cap, forbid, world)
+    lw = hidden_deal_forbid_nb(wkey, 4, me, hand, unseen, cap, forbid, world)
+    if ncalls > 0 and lw != -np.inf:
+        orig = np.empty(4, dtype=np.int64)
+        for q in range(4):
+            orig[q] = world[q] | played_by[q]
+        lw += round_loglik_nb(orig, me, calls, ncalls, tau, True)
+    return lw
 
 
 @njit(cache=True, parallel=True)
-def sample_worlds_nb(seed, me, hand, played, t, leader, tn, forbid, start, count, out_world,
-                     out_logw):
+def sample_worlds_nb(seed, me, hand, played, t, leader, tn, forbid, played_by, calls, ncalls,
+                     tau, start, count, out_world, out_logw):
     """Worlds ``start .. start+count`` exactly as :func:`play_query_nb` draws them."""
     rkey = run_key_nb(seed)
     unseen = FULL32 & ~(hand | played)
     for i in prange(count):
         world = np.empty(4, dtype=np.int64)
         out_logw[i] = _world_nb(deal_key_nb(rkey, start + i), me, hand, unseen, t, leader, tn,
-                                forbid, world)
+                                forbid, played_by, calls, ncalls, tau, world)
         for q in range(4):
             out_world[i, q] = world[q]
 
@@ -180,15 +191,15 @@ def sample_worlds_nb(seed, me, hand, played, t, leader, tn, forbid, start, count
 def play_query_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, leader, tc, tn, played,
                   won, team_cp, team_rm, voids, forbid, pol, amsterdam, undertrump_forced,
                   all_100, worlds, start, count, chunk, out_logw, out_mine, out_theirs,
-                  out_made, played_by, calls, ncalls):
+                  out_made, played_by, calls, ncalls, tau):
     """(Heuristic only: ``pol`` and ``worlds`` are ignored, so that this kernel stays small and
     compiles fast; :func:`play_query_policy_nb` takes any policy.) Sample worlds ``start ..
     start+count`` for position ``me`` (to move) and finish each once per candidate card
     ``cards[k]`` with policy ``pol`` for everyone. Per world and card: my team's and the
     other team's banked score (nat and pit included) and whether the playing team made it
     (no nat). ``voids``: the engine's bookkeeping (for pimc); ``forbid``: every card each
-    position is known not to hold (for sampling); ``played_by``, ``calls``, ``ncalls``:
-    as :func:`play_query_policy_nb`'s (unused here)."""
+    position is known not to hold (for sampling); ``played_by``, ``calls[:ncalls]``,
+    ``tau``: the calling round that weighs each world (:func:`_world_nb`)."""
     rkey = run_key_nb(seed)
     unseen = FULL32 & ~(hand | played)
     K = cards.shape[0]
@@ -206,7 +217,8 @@ def play_query_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, leader,
         sc = np.empty(2, dtype=np.int64)
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             wkey = deal_key_nb(rkey, start + i)
-            logw = _world_nb(wkey, me, hand, unseen, t, leader, tn, forbid, world)
+            logw = _world_nb(wkey, me, hand, unseen, t, leader, tn, forbid, played_by, calls,
+                             ncalls, tau, world)
             out_logw[i] = logw
             if logw == -np.inf:
                 continue
@@ -243,14 +255,16 @@ def play_query_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, leader,
 def play_query_policy_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, leader, tc, tn,
                          played, won, team_cp, team_rm, voids, forbid, pol, amsterdam,
                          undertrump_forced, all_100, worlds, start, count, chunk, out_logw,
-                         out_mine, out_theirs, out_made, played_by, calls, ncalls):
+                         out_mine, out_theirs, out_made, played_by, calls, ncalls, tau):
     """(Any policy; :func:`play_query_nb` is the small, fast-compiling heuristic-only twin with the
     same arguments.) Sample worlds ``start .. start+count`` for position ``me`` (to move)
     and finish each once per candidate card ``cards[k]`` with policy ``pol`` for everyone.
     Per world and card: my team's and the other team's banked score (nat and pit included)
     and whether the playing team made it (no nat). ``voids``: the engine's bookkeeping (for
-    pimc and strong; ``played_by``, ``calls[:ncalls]``: the engine's, for strong);
-    ``forbid``: every card each position is known not to hold (for sampling)."""
+    pimc and strong; ``played_by``, ``calls[:ncalls]``: the engine's, for strong, and the
+    calling round that weighs each world with the soft caller of scale ``tau``,
+    :func:`_world_nb`); ``forbid``: every card each position is known not to hold (for
+    sampling)."""
     rkey = run_key_nb(seed)
     unseen = FULL32 & ~(hand | played)
     K = cards.shape[0]
@@ -269,7 +283,8 @@ def play_query_policy_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, 
         sc = np.empty(2, dtype=np.int64)
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             wkey = deal_key_nb(rkey, start + i)
-            logw = _world_nb(wkey, me, hand, unseen, t, leader, tn, forbid, world)
+            logw = _world_nb(wkey, me, hand, unseen, t, leader, tn, forbid, played_by, calls,
+                             ncalls, tau, world)
             out_logw[i] = logw
             if logw == -np.inf:
                 continue

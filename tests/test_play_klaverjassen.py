@@ -139,7 +139,7 @@ def test_sampler_is_uniform_over_consistent_worlds():
     raw_off = 0.0
     for state in states:
         exact = enumerate_worlds(state)
-        worlds, logw = sample_worlds(state, 8000, seed=2)
+        worlds, logw = sample_worlds(state, 8000, seed=2, tau=None)   # the sampler alone
         w = np.exp(logw - logw.max())
         for q in range(4):
             if q == state.position:
@@ -150,6 +150,75 @@ def test_sampler_is_uniform_over_consistent_worlds():
                 assert abs(float((w * held).sum() / w.sum()) - p_exact) < 0.035
                 raw_off = max(raw_off, abs(float(held.mean()) - p_exact))
     assert raw_off > 0.05
+
+
+def _soft_round_loglik(dealt, me, calls, tau):
+    """The calling round's log likelihood under the soft heuristic caller, written from
+    the reference engine's call values (docs/inference.md): a pass has probability
+    1 / (1 + exp((v − T + ½) / τ)), a call the complement, the suit ∝ exp(value / τ)."""
+    import math
+    from naive_klaverjassen import THRESHOLD, call_value
+    ll = 0.0
+    for k, suit in enumerate(calls):
+        q = k if k < 4 else 0
+        if q == me:
+            continue
+        hand = [card_str(c) for c in codes_of(dealt[q])]
+        vals = [call_value(hand, s) for s in "SHDC"]
+        top = max(vals)
+        x = (top - THRESHOLD[q] + 0.5) / tau
+        if suit < 0:
+            ll += -math.log1p(math.exp(x))
+            continue
+        ll += (vals[suit] - top) / tau - math.log(sum(math.exp((v - top) / tau) for v in vals))
+        if k < 4:
+            ll += -math.log1p(math.exp(-x))
+    return ll
+
+
+def test_worlds_are_weighed_by_the_calling_round():
+    """The play query's worlds carry the calling round's likelihood: weighted card
+    frequencies agree with exact enumeration weighted by the soft caller (written anew from
+    the reference engine), and differ from the unweighted ones."""
+    res, recs = recorded(400, 37)
+    states = []
+    for rec in recs:
+        for state, _ in positions_from_record(rec):
+            others = [q for q in range(min(len(state.calls), 4)) if q != state.position]
+            if state.t == 5 and len(state.current) == 0 and len(others) >= 2:
+                states.append(state)
+                break
+        if len(states) == 4:
+            break
+    assert len(states) == 4
+    moved = 0.0
+    for state in states:
+        exact = enumerate_worlds(state)
+        lw = np.array([_soft_round_loglik({q: x[q] | state.played_by[q] for q in x},
+                                          state.position, state.calls, 10.0) for x in exact])
+        pw = np.exp(lw - lw.max())
+        pw /= pw.sum()
+        worlds, logw = sample_worlds(state, 8000, seed=4)
+        w = np.exp(logw - logw.max())
+        for q in range(4):
+            if q == state.position:
+                continue
+            for c in codes_of(state.unseen_mask()):
+                p_soft = float(sum(p for x, p in zip(exact, pw) if x[q] >> c & 1))
+                p_flat = sum(1 for x in exact if x[q] >> c & 1) / len(exact)
+                held = (worlds[:, q] >> c) & 1
+                assert abs(float((w * held).sum() / w.sum()) - p_soft) < 0.035
+                moved = max(moved, abs(p_soft - p_flat))
+    assert moved > 0.05
+
+
+def test_query_says_it_weighs_the_calls():
+    kw = dict(hand="AS KS 7H 8D JC 9C AC TH", trump="C", caller=1, position=2,
+              history="7S 8S", samples=200)
+    r = play_query(**kw)
+    assert r["calls_model"] == "soft (τ=10)" and r["effective_samples"] < 200
+    assert play_query(**kw, policy="random")["calls_model"] is None
+    assert play_query(**dict(kw, caller=0, position=0, history=""))["calls_model"] is None
 
 
 def test_query_on_many_positions():
