@@ -11,15 +11,17 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
 
 * a transposition table at trick boundaries keyed by the cards still out (with the hands
   fixed, that is the whole position), the leader and a generation number (so the table is
-  reused across searches without clearing); each entry, one 16-byte pair of words, holds a
+  reused across searches without clearing); 2^17 entries (2 MiB: a bigger table finds no
+  fewer nodes on full deals and misses the cache more often); each entry, one 16-byte pair of words, holds a
   lower and an upper bound and the best lead; buckets of two: one kept for the position with
   the most cards left, one always replaced;
 * bounds at each trick boundary on what the tricks left can still be worth: their card
   points and the last trick's 10, the roem still possible (a run, the stuk or four of a
   kind needs its cards in different hands), and the points of the top trumps, which their
   team takes for sure; a window they cannot reach is cut at once;
-* the last two tricks are solved by a small direct alpha-beta (``two_tricks_nb``), the last
-  one by playing it out;
+* the last two tricks are solved by a small direct alpha-beta (``two_tricks_nb``), its
+  bound kept in the table like any other (the same two-trick ending comes back about five
+  times in an exact-value search), the last one by playing it out;
 * interchangeable cards are searched once: two 0-point cards of one suit (7 8 9 plain, 7 8
   trump) in one hand with no unplayed card between them, neither able to take part in roem;
 * move ordering: the stored best lead, then top cards of their suit (plain before trump), a
@@ -597,15 +599,6 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
                 elif mode == 1 and left <= alpha:
                     ret = left
                     returning = True
-                elif mode == 0 and left >= 3:
-                    lb, ub = bounds_nb(hands[0], hands[1], hands[2], hands[3], rem, left, trump,
-                                       maxteam, all_100)
-                    if ub <= alpha:
-                        ret = ub
-                        returning = True
-                    elif lb >= beta:
-                        ret = lb
-                        returning = True
                 if not returning:
                     pos = _compress(rem) | (np.int64(leader) << 32)
                     key = pos | genbits
@@ -627,6 +620,16 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
                             if hb < beta:
                                 beta = hb
                             first = (data >> 32) & 63
+                    if not returning and mode == 0 and left >= 3:
+                        # (after the table: a table hit saves computing the bounds)
+                        lb, ub = bounds_nb(hands[0], hands[1], hands[2], hands[3], rem, left,
+                                           trump, maxteam, all_100)
+                        if ub <= alpha:
+                            ret = ub
+                            returning = True
+                        elif lb >= beta:
+                            ret = lb
+                            returning = True
                     if not returning and left == 2:
                         # the last two tricks: solved directly, the result kept in the table
                         ret = two_tricks_nb(hands[0], hands[1], hands[2], hands[3], leader,
