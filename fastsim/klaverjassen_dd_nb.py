@@ -11,15 +11,17 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
 
 * a transposition table at trick boundaries keyed by the cards still out (with the hands
   fixed, that is the whole position), the leader and a generation number (so the table is
-  reused across searches without clearing); each entry, one 16-byte pair of words, holds a
+  reused across searches without clearing); 2^17 entries (2 MiB: a bigger table finds no
+  fewer nodes on full deals and misses the cache more often); each entry, one 16-byte pair of words, holds a
   lower and an upper bound and the best lead; buckets of two: one kept for the position with
   the most cards left, one always replaced;
 * bounds at each trick boundary on what the tricks left can still be worth: their card
   points and the last trick's 10, the roem still possible (a run, the stuk or four of a
   kind needs its cards in different hands), and the points of the top trumps, which their
   team takes for sure; a window they cannot reach is cut at once;
-* the last two tricks are solved by a small direct alpha-beta (``two_tricks_nb``), the last
-  one by playing it out;
+* the last two tricks are solved by a small direct alpha-beta (``two_tricks_nb``), its
+  bound kept in the table like any other (the same two-trick ending comes back about five
+  times in an exact-value search), the last one by playing it out;
 * interchangeable cards are searched once: two 0-point cards of one suit (7 8 9 plain, 7 8
   trump) in one hand with no unplayed card between them, neither able to take part in roem;
 * move ordering: the stored best lead, then top cards of their suit (plain before trump), a
@@ -46,7 +48,8 @@ PLAIN_MASK_POINTS = np.array([sum(int(PLAIN_POINTS[r]) for r in range(13) if x >
                               for x in range(1 << 13)], dtype=np.int64)
 
 INF = 1 << 20
-TT_BITS = 19
+ZERO_POINT_CARDS = np.int64(0xE0 * 0x0001000100010001)   # 7 8 9 of every suit
+TT_BITS = 17
 TT_SIZE = 1 << TT_BITS
 GEN_MASK = (1 << 29) - 1
 _NO_LO = -30000      # stored bounds: beyond these means "none"
@@ -175,7 +178,7 @@ def _bad_windows(h):
 
 
 @njit(cache=True)
-def bounds_nb(hands, rem, left, trump, maxteam, all_100):
+def bounds_nb(h0, h1, h2, h3, rem, left, trump, maxteam, all_100):
     """(lower, upper) bounds on the value (mode 0) of the tricks still to play at a trick
     boundary: the card points still out, the last trick's 10, the roem still possible (a
     run, the stuk or four of a kind needs its cards in different hands), and the points of
@@ -191,7 +194,7 @@ def bounds_nb(hands, rem, left, trump, maxteam, all_100):
             bad3 = np.int64(0)
             bad4 = np.int64(0)
             for p in range(4):
-                b3, b4 = _bad_windows((hands[p] >> (16 * s)) & RANK_MASK)
+                b3, b4 = _bad_windows((_pick(p, h0, h1, h2, h3) >> (16 * s)) & RANK_MASK)
                 bad3 |= b3
                 bad4 |= b4
             w3 = r & (r >> 1) & (r >> 2) & ~bad3
@@ -205,7 +208,7 @@ def bounds_nb(hands, rem, left, trump, maxteam, all_100):
     tb = 16 * trump
     if ((rem >> (tb + 10)) & 3) == 3:
         for p in range(4):
-            if ((hands[p] >> (tb + 10)) & 3) == 3:
+            if ((_pick(p, h0, h1, h2, h3) >> (tb + 10)) & 3) == 3:
                 break
         else:
             roem += 20
@@ -215,7 +218,7 @@ def bounds_nb(hands, rem, left, trump, maxteam, all_100):
         common &= common - 1
         ok = True
         for p in range(4):
-            m = hands[p] >> q
+            m = _pick(p, h0, h1, h2, h3) >> q
             if popcount_nb(m & 0x0001000100010001) != 1:
                 ok = False
         if ok:
@@ -226,7 +229,7 @@ def bounds_nb(hands, rem, left, trump, maxteam, all_100):
             elif q >= 8:
                 roem += 100
     # the top trumps
-    mine = (hands[maxteam] | hands[maxteam + 2]) >> tb
+    mine = ((h0 | h2) if maxteam == 0 else (h1 | h3)) >> tb
     sure = 0
     side = -1
     for k in range(8):
@@ -247,9 +250,9 @@ def bounds_nb(hands, rem, left, trump, maxteam, all_100):
 
 
 @njit(cache=True)
-def last_trick_nb(hands, leader, trump, maxteam, mode, all_100):
+def last_trick_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, all_100):
     """Value of the last trick (one card in each hand), led by ``leader``."""
-    c = lowest_nb(hands[leader])
+    c = lowest_nb(_pick(leader, q0, q1, q2, q3))
     led = c >> 4
     winner = c
     wseat = leader
@@ -257,7 +260,7 @@ def last_trick_nb(hands, leader, trump, maxteam, mode, all_100):
     mask = np.int64(1) << c
     for j in range(1, 4):
         s = (leader + j) & 3
-        c = lowest_nb(hands[s])
+        c = lowest_nb(_pick(s, q0, q1, q2, q3))
         if beats_nb(c, winner, led, trump):
             winner = c
             wseat = s
@@ -304,8 +307,8 @@ def _last4(ls, a0, a1, a2, a3, trump, maxteam, mode, all_100):
 
 
 @njit(cache=True)
-def two_tricks_nb(hands, leader, trump, maxteam, mode, amsterdam, undertrump_forced, all_100,
-                  alpha, beta):
+def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, amsterdam, undertrump_forced,
+                  all_100, alpha, beta):
     """Value of the last two tricks (two cards in each hand), fail-soft alpha-beta over the
     (at most 16) ways to play the first of them."""
     p0 = leader
@@ -315,10 +318,10 @@ def two_tricks_nb(hands, leader, trump, maxteam, mode, amsterdam, undertrump_for
     sg = 1 if (p0 & 1) == maxteam else -1     # values below are from p0's side
     A = alpha if sg == 1 else -beta
     B = beta if sg == 1 else -alpha
-    h0 = hands[p0]
-    h1 = hands[p1]
-    h2 = hands[p2]
-    h3 = hands[p3]
+    h0 = _pick(p0, q0, q1, q2, q3)
+    h1 = _pick(p1, q0, q1, q2, q3)
+    h2 = _pick(p2, q0, q1, q2, q3)
+    h3 = _pick(p3, q0, q1, q2, q3)
     best0 = -INF
     x0 = h0
     while x0:
@@ -428,6 +431,9 @@ def reduce_equivalent_nb(legal, hand, unplayed, trump, all_100):
     still unplayed: both legal, both worth 0 points (7 8 9 plain, 7 8 trump: the weakest
     cards, consecutive in rank and strength), held by the same hand, and neither able to
     take part in roem."""
+    zero = ZERO_POINT_CARDS & ~(np.int64(0x80) << (16 * trump))
+    if popcount_nb(legal & zero) < 2:
+        return legal
     out = legal
     for s in range(4):
         z = (legal >> (16 * s)) & (0x60 if s == trump else 0xE0)
@@ -449,20 +455,20 @@ def reduce_equivalent_nb(legal, hand, unplayed, trump, all_100):
 
 
 @njit(cache=True, inline="always")
-def _insert(out, keys, n, c, k):
+def _insert(out, d, keys, n, c, k):
     i = n
     while i > 0 and keys[i - 1] < k:
         keys[i] = keys[i - 1]
-        out[i] = out[i - 1]
+        out[d, i] = out[d, i - 1]
         i -= 1
     keys[i] = k
-    out[i] = c
+    out[d, i] = c
 
 
 @njit(cache=True)
 def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, maxteam, mode,
-           all_100, first, out, keys, hist, rem, next_hand):
-    """Fill ``out`` with the legal cards, most promising first; returns their number."""
+           all_100, first, out, d, keys, hist, rem, next_hand):
+    """Fill ``out[d]`` with the legal cards, most promising first; returns their number."""
     n = 0
     my_team = player & 1
     sign = 1 if my_team == maxteam else -1
@@ -504,7 +510,7 @@ def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, 
             k = (200 - st + pt) * 1000000 + hist[player, c]
         else:
             k = (-pt - 16 * st) * 1000000 + hist[player, c]
-        _insert(out, keys, n, c, k)
+        _insert(out, d, keys, n, c, k)
         n += 1
     return n
 
@@ -583,26 +589,16 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
             first = -1
             if tn == 0:
                 left = popcount_nb(rem) >> 2
-                if left <= 2:
-                    if left == 2:
-                        ret = two_tricks_nb(hands, leader, trump, maxteam, mode, amsterdam,
-                                            undertrump_forced, all_100, alpha, beta)
-                    elif left == 1:
-                        ret = last_trick_nb(hands, leader, trump, maxteam, mode, all_100)
+                if left <= 1:
+                    if left == 1:
+                        ret = last_trick_nb(hands[0], hands[1], hands[2], hands[3], leader, trump,
+                                            maxteam, mode, all_100)
                     else:
                         ret = 0
                     returning = True
                 elif mode == 1 and left <= alpha:
                     ret = left
                     returning = True
-                elif mode == 0:
-                    lb, ub = bounds_nb(hands, rem, left, trump, maxteam, all_100)
-                    if ub <= alpha:
-                        ret = ub
-                        returning = True
-                    elif lb >= beta:
-                        ret = lb
-                        returning = True
                 if not returning:
                     pos = _compress(rem) | (np.int64(leader) << 32)
                     key = pos | genbits
@@ -624,6 +620,23 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
                             if hb < beta:
                                 beta = hb
                             first = (data >> 32) & 63
+                    if not returning and mode == 0 and left >= 3:
+                        # (after the table: a table hit saves computing the bounds)
+                        lb, ub = bounds_nb(hands[0], hands[1], hands[2], hands[3], rem, left,
+                                           trump, maxteam, all_100)
+                        if ub <= alpha:
+                            ret = ub
+                            returning = True
+                        elif lb >= beta:
+                            ret = lb
+                            returning = True
+                    if not returning and left == 2:
+                        # the last two tricks: solved directly, the result kept in the table
+                        ret = two_tricks_nb(hands[0], hands[1], hands[2], hands[3], leader,
+                                            trump, maxteam, mode, amsterdam,
+                                            undertrump_forced, all_100, alpha, beta)
+                        _tt_store(tt, slot, key, ret, alpha, beta, 0)
+                        returning = True
             if returning:
                 continue
             player = (leader + tn) & 3
@@ -634,7 +647,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
                 legal = reduce_equivalent_nb(legal, hands[player], rem | mask, trump, all_100)
             last_trick = popcount_nb(rem) <= 4
             n = _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick,
-                       maxteam, mode, all_100, first, mv[d], keys, hist, rem,
+                       maxteam, mode, all_100, first, mv, d, keys, hist, rem,
                        hands[(player + 1) & 3])
             P_player[d] = player
             P_n[d] = n
@@ -755,7 +768,7 @@ def _range_nb(hands, trick, tn, leader, trump, maxteam, all_100):
     left = popcount_nb(rem) >> 2
     if left == 0:
         return 0, 0
-    lb, ub = bounds_nb(h, rem, left, trump, maxteam, all_100)
+    lb, ub = bounds_nb(h[0], h[1], h[2], h[3], rem, left, trump, maxteam, all_100)
     if tn > 0:      # the top trumps of the trick in progress may be lost: points alone
         ub = max(ub, -lb)
         lb = -ub

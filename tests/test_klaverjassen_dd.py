@@ -216,3 +216,26 @@ def test_full_deals_match_reference_solver():
         make = dd.search_nb(hands, empty, 0, leader, 0, 1, trump, team, 0, False, False, False,
                             *table, 500 + i, np.zeros(1, dtype=np.int64))
         assert (make > 0) == (exp > 0)
+
+
+def _stored_values_check(n):
+    import kj_dd_values as stored
+    z = stored.load()
+    assert z["margin"].shape == (stored.N, len(stored.VARIANTS))
+    for k, variant in enumerate(stored.VARIANTS):
+        margin, pit = stored.solve_all(z["hands"][:n], z["trump"][:n], z["team"][:n],
+                                       z["leader"][:n], build_rules(variant))
+        assert np.array_equal(margin, z["margin"][:n, k]), variant
+        assert np.array_equal(pit, z["pit"][:n, k]), variant
+
+
+def test_full_deals_match_stored_values():
+    """Regression check: the first 100 of the stored 1,000 full deals (every variant) keep
+    the margins and pit answers the solver gave when the file was written."""
+    _stored_values_check(100)
+
+
+@pytest.mark.slow
+def test_full_deals_match_stored_values_all():
+    """All 1,000 stored full deals, every variant."""
+    _stored_values_check(1000)
