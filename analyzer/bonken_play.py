@@ -19,7 +19,8 @@ from fastsim import bonken_play_nb as pq
 from fastsim import bonken_strong_nb as snb
 from fastsim.bonken_schema import (CONTRACTS, DOMINO, NO_HEARTS, NO_KH, NO_LAST, NO_MEN,
                                    NO_QUEENS, DUCKING, PIMC_WORLDS, POLICIES, TRUMP_S, NO_TRUMP,
-                                   RulesError, build_rules, contract_id)
+                                   N_NEGATIVE, RulesError, build_rules, contract_id,
+                                   parse_contracts)
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
@@ -381,10 +382,32 @@ def positions_from_record(rec, variants=(), notation="en"):
             d = d.apply(code)
 
 
-def sample_worlds(state, count, seed=0, start=0):
+def sample_worlds(state, count, seed=0, start=0, weigh_choice=True):
     """The hidden hands the play query samples: ``(worlds, logw)`` as in
-    :func:`analyzer.boerenbridge_play.sample_worlds`."""
-    return sample_hidden(pq.sample_worlds_nb, state, "svoids", count, seed, start)
+    :func:`analyzer.boerenbridge_play.sample_worlds`; ``logw`` includes the chooser's
+    contract choice when the state knows what it chose from (``weigh_choice=False``: the
+    sampler alone)."""
+    chosen = state.chosen_from if weigh_choice else 0
+    return sample_hidden(pq.sample_worlds_nb, state, "svoids", count, seed, start,
+                         extra=(np.int64(state.contract), np.int64(chosen),
+                                np.int64(state.played_by[1])))
+
+
+def chosen_from_mask(available, contract):
+    """``--available`` (the contracts the chooser chose from, e.g. ``ducking,no-queens``)
+    as a bit set, checked: it holds the contract being played and only contracts of its
+    half (the negative ones, or the trump options)."""
+    if available is None or available == "":
+        return 0
+    ids = parse_contracts(available) if isinstance(available, str) else sorted(set(available))
+    kinds = {i < N_NEGATIVE for i in ids}
+    if len(kinds) > 1:
+        raise RulesError("--available lists negative contracts and trump options together; "
+                         "the chooser picks from one kind at a time")
+    if contract not in ids:
+        raise RulesError(f"--available must include the contract being played "
+                         f"({CONTRACTS[contract]})")
+    return sum(1 << i for i in ids)
 
 
 def _determined(state, policy):
@@ -406,16 +429,24 @@ def _determined(state, policy):
 
 def play_query(contract, hand, position, history="", samples=None,
                policy="heuristic", worlds=PIMC_WORLDS, seed=0, threads=None, notation="en",
-               variants=(), state=None):
+               variants=(), state=None, available=None):
     """Score every legal card of the player to move by my expected round score; returns a
-    JSON-able dict shaped like the Boerenbridge play query's (``p_make`` is null)."""
+    JSON-able dict shaped like the Boerenbridge play query's (``p_make`` is null).
+    ``available``: the contracts the chooser chose from (a list or ``"ducking,…"``); the
+    worlds are then weighed by the soft chooser's probability of its choice."""
     samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, worlds, seed)
     if state is None and contract is not None and not isinstance(contract, (int, np.integer)) \
             and contract_id(contract) == DOMINO or state is not None and state.contract == DOMINO:
+        if available not in (None, ""):
+            raise RulesError("--available is not used in domino (its worlds are not weighed "
+                             "by the choice)")
         return domino_play_query(hand, position, history, samples, policy, seed, threads,
                                  notation, variants, state)
     if state is None:
-        state = BonkenInfoState.from_inputs(contract, hand, position, history, notation, variants)
+        chosen = chosen_from_mask(available, contract_id(contract)
+                                  if not isinstance(contract, (int, np.integer)) else int(contract))
+        state = BonkenInfoState.from_inputs(contract, hand, position, history, notation, variants,
+                                            chosen_from=chosen)
     elif state.to_move != state.position:
         raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
     if threads is not None:
@@ -443,7 +474,8 @@ def play_query(contract, hand, position, history="", samples=None,
                    state.rules.hearts_after_broken, state.t, state.leader, a["tc"], a["tn"],
                    a["played"], a["broken"], a["taken"], a["scores"], a["voids"],
                    a["svoids"], POLICIES[policy], np.int64(worlds), np.int64(z.start),
-                   np.int64(z.stop - z.start), np.int64(CHUNK), lw[z], sc[z])
+                   np.int64(z.stop - z.start), np.int64(CHUNK), lw[z], sc[z],
+                   np.int64(state.chosen_from), np.int64(state.played_by[1]))
     # in slices, for the progress bar (every world is drawn from its own key)
     sliced(samples, "world", run, desc="worlds played")
     ok = np.isfinite(lw)
@@ -483,6 +515,9 @@ def play_query(contract, hand, position, history="", samples=None,
         "policy": policy,
         "others_model": others_model(policy, state.contract),
         "note": others_model(policy, state.contract),
+        "choice_model": None if not state.chosen_from or state.position == 1 else (
+            "soft (temperatures %d and %d)" % (snb.TEMP_NEGATIVE, snb.TEMP_TRUMP)),
+        "chosen_from": [CONTRACTS[i] for i in range(12) if state.chosen_from >> i & 1] or None,
         "pimc_worlds": int(worlds),
         "seed": seed,
         "variants": dict(state.rules.variants),

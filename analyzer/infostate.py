@@ -165,6 +165,8 @@ def render_play(r):
         extra += f"; bids weighed by the {r['bid_model']} heuristic bidder"
     if r.get("calls_model"):
         extra += f"; the calling round weighed by the {r['calls_model']} heuristic caller"
+    if r.get("choice_model"):
+        extra += f"; the contract choice weighed by the {r['choice_model']} heuristic chooser"
     drawn = r.get("worlds_drawn")
     if drawn is not None and drawn != r["samples"]:
         extra += f"; {drawn:,} drawn"

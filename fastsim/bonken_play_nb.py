@@ -93,24 +93,34 @@ def rollout_policy_nb(dkey, pol, contract, hands, after_broken, t0, leader, tc, 
 
 
 @njit(cache=True)
-def _world_nb(wkey, me, hand, unseen, t, leader, tn, voids, world):
+def _world_nb(wkey, me, hand, unseen, t, leader, tn, voids, contract, chosen_from,
+              chooser_played, world):
+    """One world of the play query and its log weight: the sampler's, plus, when the
+    contracts the chooser chose from are known (``chosen_from``, a bit set; 0: unknown) and
+    I am not the chooser, the log probability of its choice under the soft chooser model
+    (:func:`fastsim.bonken_strong_nb.chooser_logp_nb`) on its hand as dealt (held in the
+    world plus ``chooser_played``)."""
     cap = np.zeros(REST + 1, dtype=np.int64)
     for q in range(4):
         if q != me:
             cap[q] = 13 - t - (1 if ((q - leader) & 3) < tn else 0)
-    return hidden_deal_nb(wkey, 4, me, hand, unseen, cap, voids, world)
+    lw = hidden_deal_nb(wkey, 4, me, hand, unseen, cap, voids, world)
+    if chosen_from != 0 and me != strong.CHOOSER and lw != -np.inf:
+        lw += strong.chooser_logp_nb(world[strong.CHOOSER] | chooser_played, chosen_from,
+                                     contract, strong.TEMP_NEGATIVE, strong.TEMP_TRUMP)
+    return lw
 
 
 @njit(cache=True, parallel=True)
-def sample_worlds_nb(seed, me, hand, played, t, leader, tn, voids, start, count, out_world,
-                     out_logw):
+def sample_worlds_nb(seed, me, hand, played, t, leader, tn, voids, contract, chosen_from,
+                     chooser_played, start, count, out_world, out_logw):
     """Worlds ``start .. start+count`` exactly as :func:`play_query_nb` draws them."""
     rkey = run_key_nb(seed)
     unseen = FULL52 & ~(hand | played)
     for i in prange(count):
         world = np.empty(4, dtype=np.int64)
         out_logw[i] = _world_nb(deal_key_nb(rkey, start + i), me, hand, unseen, t, leader, tn,
-                                voids, world)
+                                voids, contract, chosen_from, chooser_played, world)
         for q in range(4):
             out_world[i, q] = world[q]
 
@@ -118,7 +128,7 @@ def sample_worlds_nb(seed, me, hand, played, t, leader, tn, voids, start, count,
 @njit(cache=True, parallel=True)
 def play_query_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, tn, played,
                   broken, taken, scores, voids, svoids, pol, worlds, start, count, chunk,
-                  out_logw, out_scores):
+                  out_logw, out_scores, chosen_from, chooser_played):
     """(Heuristic only: ``pol`` and ``worlds`` are ignored, so that this kernel stays small and
     compiles fast; :func:`play_query_policy_nb` takes any policy.) Sample worlds ``start ..
     start+count`` for position ``me`` (to move) and finish each once per candidate card
@@ -126,7 +136,8 @@ def play_query_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, 
     every card). ``out_scores[i, k]``: my round score (points so far included) after card k;
     ``out_logw[i]``: the world's log importance weight. ``voids``: the suits shown by not
     following (the engine's bookkeeping, for pimc); ``svoids``: everything known, for
-    sampling (a restricted heart lead shows a hand of hearts only)."""
+    sampling (a restricted heart lead shows a hand of hearts only); ``chosen_from``,
+    ``chooser_played``: the chooser's choice that weighs the worlds (:func:`_world_nb`)."""
     rkey = run_key_nb(seed)
     unseen = FULL52 & ~(hand | played)
     K = cards.shape[0]
@@ -139,7 +150,8 @@ def play_query_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, 
         tc2 = np.empty(4, dtype=np.int64)
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             wkey = deal_key_nb(rkey, start + i)
-            logw = _world_nb(wkey, me, hand, unseen, t, leader, tn, svoids, world)
+            logw = _world_nb(wkey, me, hand, unseen, t, leader, tn, svoids, contract,
+                             chosen_from, chooser_played, world)
             out_logw[i] = logw
             if logw == -np.inf:
                 continue
@@ -165,7 +177,7 @@ def play_query_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, 
 @njit(cache=True, parallel=True)
 def play_query_policy_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, tn, played,
                          broken, taken, scores, voids, svoids, pol, worlds, start, count, chunk,
-                         out_logw, out_scores):
+                         out_logw, out_scores, chosen_from, chooser_played):
     """(Any policy; :func:`play_query_nb` is the small, fast-compiling heuristic-only twin with the
     same arguments.) Sample worlds ``start .. start+count`` for position ``me`` (to move)
     and finish each once per candidate card ``cards[k]`` with policy ``pol`` for everyone
@@ -173,7 +185,7 @@ def play_query_policy_nb(seed, contract, me, hand, cards, after_broken, t, leade
     (points so far included) after card k; ``out_logw[i]``: the world's log importance
     weight. ``voids``: the suits shown by not following (the engine's bookkeeping, for
     pimc); ``svoids``: everything known, for sampling (a restricted heart lead shows a hand
-    of hearts only)."""
+    of hearts only); ``chosen_from``, ``chooser_played``: as :func:`play_query_nb`'s."""
     rkey = run_key_nb(seed)
     unseen = FULL52 & ~(hand | played)
     K = cards.shape[0]
@@ -186,7 +198,8 @@ def play_query_policy_nb(seed, contract, me, hand, cards, after_broken, t, leade
         tc2 = np.empty(4, dtype=np.int64)
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             wkey = deal_key_nb(rkey, start + i)
-            logw = _world_nb(wkey, me, hand, unseen, t, leader, tn, svoids, world)
+            logw = _world_nb(wkey, me, hand, unseen, t, leader, tn, svoids, contract,
+                             chosen_from, chooser_played, world)
             out_logw[i] = logw
             if logw == -np.inf:
                 continue
@@ -330,3 +343,8 @@ def domino_query_nb(seed, me, hand, moves, unseen, cap, forbid, lo, hi, m, out, 
 def domino_decide_nb(pol, seed, deal, hand, lo, hi, m):
     """:func:`domino_move_nb` keyed like the simulator's deal ``deal`` of run ``seed``."""
     return domino_move_nb(pol, deal_key_nb(run_key_nb(seed), deal), hand, lo, hi, m)
+
+
+# the soft chooser model that weighs the worlds (this module and bonken_strong_nb import
+# each other: the module object here, its names resolved when a kernel is first compiled)
+from . import bonken_strong_nb as strong  # noqa: E402

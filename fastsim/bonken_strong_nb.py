@@ -286,7 +286,7 @@ def play_query_strong_nb(seed, contract, me, hand, cards, after_broken, t, leade
                          chooser_played, start, count, chunk, out_logw, out_scores):
     """:func:`fastsim.bonken_play_nb.play_query_policy_nb` with everyone playing strong (the
     same worlds, weights and policy keys); ``chosen_from`` / ``chooser_played`` as in
-    :func:`strong_card_nb` (the query's own worlds are not weighted by the choice)."""
+    :func:`strong_card_nb`, and, as there, they weigh the query's own worlds."""
     rkey = run_key_nb(seed)
     unseen = FULL52 & ~(hand | played)
     K = cards.shape[0]
@@ -299,7 +299,8 @@ def play_query_strong_nb(seed, contract, me, hand, cards, after_broken, t, leade
         tc2 = np.empty(4, dtype=np.int64)
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             wkey = deal_key_nb(rkey, start + i)
-            logw = query._world_nb(wkey, me, hand, unseen, t, leader, tn, svoids, world)
+            logw = query._world_nb(wkey, me, hand, unseen, t, leader, tn, svoids, contract,
+                                   chosen_from, chooser_played, world)
             out_logw[i] = logw
             if logw == -np.inf:
                 continue

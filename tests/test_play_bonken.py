@@ -100,6 +100,97 @@ def test_sampled_worlds_never_contradict_the_history():
     assert n_hearts_only > 0
 
 
+def _enumerate_worlds(state):
+    import itertools
+    from fastsim.cards import codes_of
+    me, tn = state.position, len(state.current)
+    unseen = codes_of(0x1FFF1FFF1FFF1FFF & ~(state.played | state.hand))
+    caps = {q: 13 - state.t - (1 if (q - state.leader) % 4 < tn else 0)
+            for q in range(4) if q != me}
+    kv = state.known_voids()
+    qs = list(caps)
+    out = []
+    for a in itertools.combinations(unseen, caps[qs[0]]):
+        rest = [c for c in unseen if c not in a]
+        for b in itertools.combinations(rest, caps[qs[1]]):
+            hands = {qs[0]: a, qs[1]: b, qs[2]: tuple(c for c in rest if c not in b)}
+            if all(not kv[q] >> (c >> 4) & 1 for q in qs for c in hands[q]):
+                out.append({q: sum(1 << c for c in hands[q]) for q in qs})
+    return out
+
+
+def _soft_choice_logp(dealt, avail, chosen):
+    """log P(the chooser holding ``dealt`` picks ``chosen`` from ``avail``): a softmax of
+    the heuristic chooser's values (docs/bonken.md), written from the reference engine."""
+    import math
+    from fastsim import bonken_strong_nb as snb
+    from fastsim.cards import codes_of
+    from naive_bonken import BASELINE, contract_trump, hand_value, negative_cost
+    hand = [card_str(c) for c in codes_of(dealt)]
+    temp = snb.TEMP_NEGATIVE if chosen < 7 else snb.TEMP_TRUMP
+    vals = {c: (BASELINE[c] - negative_cost(hand, c) if c < 7
+                else hand_value(hand, contract_trump(c))) / temp for c in avail}
+    top = max(vals.values())
+    return vals[chosen] - top - math.log(sum(math.exp(v - top) for v in vals.values()))
+
+
+def test_worlds_are_weighed_by_the_contract_choice():
+    """With the contracts the chooser chose from known, the worlds carry its choice's
+    likelihood: weighted card frequencies agree with exact enumeration weighted by the soft
+    chooser (written anew from the reference engine), and differ from the unweighted."""
+    res, recs = recorded(20, 41)
+    states = []
+    for _, rec in recs:
+        for state, _ in positions_from_record(rec):
+            if state.t == 10 and not state.current and state.position != 1 \
+                    and state.contract != 6:
+                states.append(state)
+                break
+        if len(states) == 4:
+            break
+    assert len(states) == 4
+    moved = 0.0
+    for state in states:
+        avail = list(range(7)) if state.contract < 7 else list(range(7, 12))
+        s = state._copy()
+        s.chosen_from = sum(1 << c for c in avail)
+        exact = _enumerate_worlds(s)
+        lw = np.array([_soft_choice_logp(x[1] | s.played_by[1], avail, s.contract)
+                       for x in exact])
+        pw = np.exp(lw - lw.max())
+        pw /= pw.sum()
+        worlds, logw = sample_worlds(s, 6000, seed=5)
+        assert np.array_equal(sample_worlds(s, 50, seed=5, weigh_choice=False)[0], worlds[:50])
+        w = np.exp(logw - logw.max())
+        for q in (0, 2, 3):
+            if q == s.position:
+                continue
+            for c in range(64):
+                if not any(x[q] >> c & 1 for x in exact):
+                    continue
+                p_soft = float(sum(p for x, p in zip(exact, pw) if x[q] >> c & 1))
+                p_flat = sum(1 for x in exact if x[q] >> c & 1) / len(exact)
+                held = (worlds[:, q] >> c) & 1
+                assert abs(float((w * held).sum() / w.sum()) - p_soft) < 0.04
+                moved = max(moved, abs(p_soft - p_flat))
+    assert moved > 0.03
+
+
+def test_query_weighs_the_choice_when_told_the_available_contracts():
+    kw = dict(contract="no-hearts", hand="AS KS 2H 5D 8C 6C QH 3S 4S 7D TD JC", position=2,
+              history="2C 5C KC 9C |", samples=300)
+    plain = play_query(**kw)
+    told = play_query(**kw, available="ducking,no-hearts,no-queens")
+    assert plain["choice_model"] is None and plain["chosen_from"] is None
+    assert told["choice_model"].startswith("soft") and told["effective_samples"] < 300
+    assert told["chosen_from"] == ["ducking", "no-hearts", "no-queens"]
+    for bad in ("ducking,no-queens", "no-hearts,spades", "no-hearts,bogus"):
+        with pytest.raises(RulesError):
+            play_query(**kw, available=bad)
+    with pytest.raises(RulesError):
+        play_query("domino", "AS KS 7H 2C QD 9D 3S 4H 5H 6H 8C 9C TC", 0, available="domino")
+
+
 def test_query_on_many_positions():
     res, recs = recorded(6, 31)
     rng = random.Random(4)

@@ -243,12 +243,16 @@ concat = concat_results   # chunk results joined (the registry interface)
 # `troef play bonken`: the decision interface (analyzer/bonken_play.py)
 PLAY_OPTIONS = [
     (("--contract",), dict(required=True, help="The contract being played (domino: moves with pass).")),
+    (("--available",), dict(default=None, help="The contracts the chooser (position 1) chose "
+                            "from, e.g. ducking,no-queens,no-last: the worlds are then weighed "
+                            "by its choice (not for domino).")),
 ]
 PLAY_HELP = "Expected points of every legal card in the contract being played (Bonken)."
 
 
-def play(contract, hand, position, history, samples, policy, worlds, variant, notation,
-         seed, threads):
+def play(contract, available, hand, position, history, samples, policy, worlds, variant,
+         notation, seed, threads):
     from ..bonken_play import play_query
     return play_query(contract, hand, position, history, samples, policy,
-                      worlds or PIMC_WORLDS, seed, threads, notation, variant)
+                      worlds or PIMC_WORLDS, seed, threads, notation, variant,
+                      available=available)
