@@ -184,7 +184,7 @@ def _better(v, st, c, best_v, best_st, best_c):
     return c < best_c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def nat_defence_nb(team_cp, team_rm, playing, team):
     """Does a player of ``team`` defend for nat now: ``team`` defends and the playing team's
     banked card points and roem do not exceed half of 162 + the roem made so far
@@ -255,17 +255,8 @@ def heuristic_play_nb(hand, legal, j, led, trump, winner, win_mine, partner_winn
         if beats_nb(c, winner, led, trump):
             any_win = True
             break
-    # nat defence: following a led non-trump suit with a winning card, prefer a top one
-    sure = False
-    if nat_defence and any_win and not last and not partner_top and led != trump \
-            and (legal & suit_mask_nb(led)):
-        x = legal
-        while x:
-            c = lowest_nb(x)
-            x &= x - 1
-            if beats_nb(c, winner, led, trump) and (unseen & above_nb(c, trump)) == 0:
-                sure = True
-                break
+    # nat defence: following a led non-trump suit with a winning card, a top winner first
+    sure = nat_defence and led != trump and (legal & suit_mask_nb(led)) != 0
     x = legal
     while x:
         c = lowest_nb(x)
@@ -280,9 +271,9 @@ def heuristic_play_nb(hand, legal, j, led, trump, winner, win_mine, partner_winn
         elif partner_top:
             v = pc + r - (30 if (c >> 4) == trump else 0)
         elif any_win:
-            if not wins or (sure and (unseen & above_nb(c, trump)) != 0):
+            if not wins:
                 continue
-            v = 0
+            v = 1 if sure and (unseen & above_nb(c, trump)) == 0 else 0
         else:
             v = -(pc + r)
         if best < 0 or _better(v, st, c, best_v, best_st, best):
