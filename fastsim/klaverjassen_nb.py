@@ -333,6 +333,7 @@ def rollout_nb(hands, trump, team_of_pos, playing, t0, leader, tc, tn, played, a
         trick = np.int64(0)
         tp = 0
         start = tn if t == t0 else 0
+        nat_on = nat_defence_nb(team_cp, team_rm, playing, 1 - playing)   # once per trick
         for j in range(4):
             p = (leader + j) & 3
             if j < start:
@@ -343,8 +344,7 @@ def rollout_nb(hands, trump, team_of_pos, playing, t0, leader, tc, tn, played, a
                 legal = legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
                 c = heuristic_play_nb(hand, legal, j, led, trump, winner, pw, pw, trick, tp,
                                       team_of_pos[p] == playing, FULL32 & ~(hand | played),
-                                      all_100, nat_defence_nb(team_cp, team_rm, playing,
-                                                              team_of_pos[p]))
+                                      all_100, nat_on and team_of_pos[p] != playing)
                 hands[p] = hand & ~(np.int64(1) << c)
                 played |= np.int64(1) << c
             trick |= np.int64(1) << c
@@ -468,6 +468,7 @@ def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, playe
         hi = -1
         trick = np.int64(0)
         tp = 0
+        nat_on = nat_defence_nb(team_cp, team_rm, playing, 1 - playing)   # once per trick
         for j in range(4):
             p = (leader + j) & 3
             hand = hands[p]
@@ -485,7 +486,7 @@ def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, playe
                                       pw and win_pos != p, trick, tp,
                                       team_of_pos[p] == playing,
                                       FULL32 & ~(hand | played), all_100,
-                                      nat_defence_nb(team_cp, team_rm, playing, team_of_pos[p]))
+                                      nat_on and team_of_pos[p] != playing)
             if j > 0 and (c >> 4) != led:
                 voids[p] |= 1 << led
             tc[j] = c
