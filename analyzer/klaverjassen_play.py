@@ -13,7 +13,9 @@ are kept per position (``forbid``) and the hidden hands are sampled to respect t
 The query's ``value`` per card is the expected *margin* (my team's banked points minus the
 other team's, nat and pit included: what the pimc policy maximises and what decides a
 boompje); ``expected_score`` is my team's banked points and ``p_make`` the probability
-that the playing team makes it (no nat). numpy only.
+that the playing team makes it (no nat). ``others_model`` (and the text's note) says which
+model the other players follow: with ``heuristic`` (and in the rollouts of ``pimc`` and
+``strong``) the defenders play for nat (docs/klaverjassen.md, "nat defence"). numpy only.
 """
 import numpy as np
 
@@ -36,6 +38,19 @@ TEAM_OF_POS = np.array([0, 1, 0, 1], dtype=np.int64)
 
 __all__ = ["KlaverjassenInfoState", "KlaverjassenDeal", "play_query", "sample_worlds",
            "positions_from_record", "deal_from_record"]
+
+
+def others_model(policy):
+    """One line naming the model the other players follow in a Klaverjassen query."""
+    if policy == "random":
+        return "the other players play random legal cards"
+    if policy == "dd":
+        return "every player plays perfectly with all hands open (double dummy)"
+    heur = ("the heuristic (docs/klaverjassen.md): the playing team as in every deal, the "
+            "defenders going for nat")
+    if policy == "heuristic":
+        return "the other players follow " + heur
+    return f"the other players follow {policy}, its searches finishing every world with " + heur
 
 
 def _arr(vals, n=4):
@@ -273,8 +288,8 @@ class KlaverjassenInfoState(TrickInfoState):
         if policy == "heuristic":
             return int(pq.decide_heuristic_nb(p, a["hand"], self.trump, TEAM_OF_POS,
                                               self.playing, self.leader, a["tc"], a["tn"],
-                                              a["played"], r.amsterdam, r.undertrump_forced,
-                                              r.all_100))
+                                              a["played"], a["cp"], a["rm"], r.amsterdam,
+                                              r.undertrump_forced, r.all_100))
         if policy == "strong":
             return int(pq.decide_strong_card_nb(
                 POLICIES[policy], check_seed(seed), np.int64(deal), p, a["hand"], self.trump,
@@ -451,6 +466,8 @@ def play_query(hand, trump, caller, position, history="", samples=None,
         "policy_choice": choice,
         "cards": out_cards,
         "value_is": "expected margin: my team's banked points minus the other team's",
+        "others_model": others_model(policy),
+        "note": others_model(policy),
         "exact": exact,
         "samples": int(ok.sum()),
         "effective_samples": float(ess(w)),

@@ -6,7 +6,9 @@ keeping only deals in which the earlier players would have passed under the heur
 (rejection sampling; a random caller's pass says nothing). Each sampled deal is evaluated
 for every option — naming each suit, or passing (the others then call by the policy) —
 by playing it out with the chosen policy (``heuristic``/``random``; I play the heuristic),
-or with ``dd`` by solving it double-dummy: the perfect-information bound. numpy only.
+or with ``dd`` by solving it double-dummy: the perfect-information bound. The heuristic's
+defenders play for nat (docs/klaverjassen.md, "nat defence"); the answer's ``others_model``
+(text: "play model") says which model the other players follow. numpy only.
 """
 import numpy as np
 
@@ -19,6 +21,7 @@ from fastsim.klaverjassen_schema import PIMC_WORLDS, POLICIES, build_rules
 from .evidence import (NA, check_bid_model, describe_model, draw_weights, gate_ci, pass_scale,
                        sample_line, thin, warnings, weight_stats)
 from .infostate import weighted_summary
+from .klaverjassen_play import others_model
 from .stats_core import check_query, check_worlds
 from . import limits
 from .progress import sliced
@@ -148,6 +151,7 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
             "drawn": drawn, "acceptance_rate": accepted / drawn,
             "bid_model": model if condition else None,
             "bid_model_text": describe_model(model, policy, "passes", position > 0 or forced),
+            "others_model": others_model(policy),
             "warnings": warn,
             "recommended": best["option"], "options": rows}
 
@@ -161,6 +165,7 @@ def render(r, position, seed):
     lines.append(sample_line(r, "deals", "the passes", seed) + f", {r['label']}")
     if position > 0 or r["forced"]:
         lines.append(f"pass model: {r['bid_model_text']}")
+    lines.append(f"play model: {r['others_model']}")
     lines.append("")
     lines.append("option  margin (us - them)  95% interval         P(nat)   P(pit)   we play")
     for o in r["options"]:

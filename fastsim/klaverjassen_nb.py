@@ -184,12 +184,22 @@ def _better(v, st, c, best_v, best_st, best_c):
     return c < best_c
 
 
+@njit(cache=True, inline="always")
+def nat_defence_nb(team_cp, team_rm, playing, team):
+    """Does a player of ``team`` defend for nat now: ``team`` defends and the playing team's
+    banked card points and roem do not exceed half of 162 + the roem made so far
+    (``2 cp[P] + rm[P] <= 162 + rm[D]``, completed tricks only; docs/klaverjassen.md)."""
+    return team != playing and \
+        2 * team_cp[playing] + team_rm[playing] <= TOTAL_POINTS + team_rm[1 - playing]
+
+
 @njit(cache=True)
 def heuristic_play_nb(hand, legal, j, led, trump, winner, win_mine, partner_winning,
-                      trick, trick_points, my_team_plays, unseen, all_100):
+                      trick, trick_points, my_team_plays, unseen, all_100, nat_defence):
     """The heuristic card (docs/klaverjassen.md). ``winner``: current winning card (-1 when
     leading); ``win_mine``: is the current winner me or my partner; ``trick``: mask of the
-    cards on the table; ``unseen``: cards not in my hand and not played."""
+    cards on the table; ``unseen``: cards not in my hand and not played; ``nat_defence``:
+    :func:`nat_defence_nb` for me now (the defenders' nat rule)."""
     tmask = suit_mask_nb(trump)
     if j == 0:
         trumps = hand & tmask
@@ -245,6 +255,8 @@ def heuristic_play_nb(hand, legal, j, led, trump, winner, win_mine, partner_winn
         if beats_nb(c, winner, led, trump):
             any_win = True
             break
+    # nat defence: following a led non-trump suit with a winning card, a top winner first
+    sure = nat_defence and led != trump and (legal & suit_mask_nb(led)) != 0
     x = legal
     while x:
         c = lowest_nb(x)
@@ -261,7 +273,7 @@ def heuristic_play_nb(hand, legal, j, led, trump, winner, win_mine, partner_winn
         elif any_win:
             if not wins:
                 continue
-            v = 0
+            v = 1 if sure and (unseen & above_nb(c, trump)) == 0 else 0
         else:
             v = -(pc + r)
         if best < 0 or _better(v, st, c, best_v, best_st, best):
@@ -321,6 +333,7 @@ def rollout_nb(hands, trump, team_of_pos, playing, t0, leader, tc, tn, played, a
         trick = np.int64(0)
         tp = 0
         start = tn if t == t0 else 0
+        nat_on = nat_defence_nb(team_cp, team_rm, playing, 1 - playing)   # once per trick
         for j in range(4):
             p = (leader + j) & 3
             if j < start:
@@ -331,7 +344,7 @@ def rollout_nb(hands, trump, team_of_pos, playing, t0, leader, tc, tn, played, a
                 legal = legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
                 c = heuristic_play_nb(hand, legal, j, led, trump, winner, pw, pw, trick, tp,
                                       team_of_pos[p] == playing, FULL32 & ~(hand | played),
-                                      all_100)
+                                      all_100, nat_on and team_of_pos[p] != playing)
                 hands[p] = hand & ~(np.int64(1) << c)
                 played |= np.int64(1) << c
             trick |= np.int64(1) << c
@@ -455,6 +468,7 @@ def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, playe
         hi = -1
         trick = np.int64(0)
         tp = 0
+        nat_on = nat_defence_nb(team_cp, team_rm, playing, 1 - playing)   # once per trick
         for j in range(4):
             p = (leader + j) & 3
             hand = hands[p]
@@ -471,7 +485,8 @@ def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, playe
                 c = heuristic_play_nb(hand, legal, j, led, trump, winner, pw,
                                       pw and win_pos != p, trick, tp,
                                       team_of_pos[p] == playing,
-                                      FULL32 & ~(hand | played), all_100)
+                                      FULL32 & ~(hand | played), all_100,
+                                      nat_on and team_of_pos[p] != playing)
             if j > 0 and (c >> 4) != led:
                 voids[p] |= 1 << led
             tc[j] = c

@@ -11,8 +11,8 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import popcount_nb
-from .klaverjassen_nb import (FULL32, beats_nb, heuristic_play_nb, legal_nb, pimc_card_nb,
-                              points_nb, roem_nb, rollout_nb, score_deal_nb, strength_nb)
+from .klaverjassen_nb import (FULL32, beats_nb, heuristic_play_nb, legal_nb, nat_defence_nb,
+                              pimc_card_nb, points_nb, roem_nb, rollout_nb, score_deal_nb, strength_nb)
 from .klaverjassen_schema import (CTR_PLAY, LAST_TRICK, POLICY_HEURISTIC, POLICY_PIMC,
                                   POLICY_RANDOM, POLICY_STRONG)
 from .klaverjassen_strong_nb import STRONG_TAU, round_loglik_nb, strong_card_nb
@@ -69,7 +69,8 @@ def policy_card_nb(pol, dkey, p, hand, legal, j, led, winner, win_pos, trick, tp
                               j, played, won, team_cp, team_rm, voids, played_by, calls,
                               ncalls, amsterdam, undertrump_forced, all_100, worlds, STRONG_TAU)
     return heuristic_play_nb(hand, legal, j, led, trump, winner, pw, pw and win_pos != p, trick,
-                             tp, team_of_pos[p] == playing, FULL32 & ~(hand | played), all_100)
+                             tp, team_of_pos[p] == playing, FULL32 & ~(hand | played), all_100,
+                             nat_defence_nb(team_cp, team_rm, playing, team_of_pos[p]))
 
 
 @njit(cache=True)
@@ -327,10 +328,12 @@ def play_query_policy_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, 
 
 @njit(cache=True)
 def decide_heuristic_nb(p, hand, trump, team_of_pos, playing, leader, tc, tn, played,
-                        amsterdam, undertrump_forced, all_100):
-    """The heuristic's card (the engine's call) in a small kernel that compiles fast."""
+                        team_cp, team_rm, amsterdam, undertrump_forced, all_100):
+    """The heuristic's card (the engine's call) in a small kernel that compiles fast
+    (``team_cp``/``team_rm``: per team, banked so far; for the defenders' nat rule)."""
     led, winner, win_pos, hi, trick, tp = trick_state_nb(tc, tn, leader, trump)
     pw = win_pos >= 0 and team_of_pos[win_pos] == team_of_pos[p]
     legal = legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
     return heuristic_play_nb(hand, legal, tn, led, trump, winner, pw, pw and win_pos != p, trick,
-                             tp, team_of_pos[p] == playing, FULL32 & ~(hand | played), all_100)
+                             tp, team_of_pos[p] == playing, FULL32 & ~(hand | played), all_100,
+                             nat_defence_nb(team_cp, team_rm, playing, team_of_pos[p]))

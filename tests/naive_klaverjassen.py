@@ -242,12 +242,25 @@ def pick_min(cards, value, trump):
     return pick_max(cards, lambda c: -value(c), trump)
 
 
-def heuristic_card(hand, legal, trick, trump, played, my_team_plays, all_100=False):
+def defends_for_nat(my_team, playing_team, card_points_by_team, roem_by_team):
+    """The defenders' nat rule is on: my team defends and the playing team's card points
+    plus roem so far (completed tricks) are at most half of 162 plus all roem made so far."""
+    if my_team == playing_team:
+        return False
+    P = playing_team
+    D = 1 - playing_team
+    playing_so_far = card_points_by_team[P] + roem_by_team[P]
+    in_play = DEAL_POINTS + roem_by_team[P] + roem_by_team[D]
+    return 2 * playing_so_far <= in_play
+
+
+def heuristic_card(hand, legal, trick, trump, played, my_team_plays, all_100=False,
+                   nat_defence=False):
     """The heuristic policy's card.
 
     hand: my cards now; legal: my legal cards; trick: the cards of this trick so far
     (play order); played: every card played in this deal so far, this trick included;
-    my_team_plays: my team is the playing team.
+    my_team_plays: my team is the playing team; nat_defence: `defends_for_nat` now.
     """
     unseen = [c for c in DECK if c not in hand and c not in played]
 
@@ -304,6 +317,13 @@ def heuristic_card(hand, legal, trick, trump, played, my_team_plays, all_100=Fal
 
     winning = [c for c in legal if win(c)]
     if winning:
+        led = suit_of(trick[0])
+        following = any(suit_of(c) == led for c in legal)
+        if nat_defence and led != trump and following:
+            # defending for nat: win with a card nobody else can beat in its suit if I can
+            sure = [c for c in winning if is_top(c)]
+            if sure:
+                return pick_min(sure, lambda c: strength(c, trump), trump)
         return pick_min(winning, lambda c: strength(c, trump), trump)
     return pick_min(legal, lambda c: points(c) + R(c), trump)
 
@@ -429,8 +449,10 @@ def play_deal(seed, deal_index, dealer, policies, *, trump=None, playing_team=No
                                        amsterdam, undertrump_forced)
             if policies[seat] == "random":
                 return legal, legal[below(dkey, 128 + 8 * t + p, len(legal))]
+            nat_defence = defends_for_nat(team_of(seat), playing_team, card_points_by_team,
+                                          roem_by_team)
             return legal, heuristic_card(in_hand[seat], legal, trick, trump, played,
-                                         team_of(seat) == playing_team, all_100)
+                                         team_of(seat) == playing_team, all_100, nat_defence)
 
         seats = [(leader + i) % PLAYERS for i in range(PLAYERS)]
         trick, trick_record = nc.play_trick(seats, in_hand, played, choose)

@@ -116,3 +116,38 @@ def test_compiled_scoring_cases(cp, rm, playing, tricks, scores, nat, pit):
     assert tuple(out) == scores and got_nat == nat and got_pit == pit
     exp = ref.score_deal(list(cp), list(rm), playing, list(tricks))
     assert exp["team_scores"] == list(scores)
+
+
+def test_nat_defence_threshold_agrees():
+    """The defenders' nat rule is on exactly while 2 cp[P] + rm[P] <= 162 + rm[D], in both
+    engines, and never for the playing team."""
+    rnd = random.Random(15)
+    cases = [((81, 0), (0, 0), 0), ((82, 0), (0, 0), 0), ((71, 0), (20, 0), 0),
+             ((72, 0), (20, 0), 0), ((0, 81), (0, 0), 1), ((0, 72), (20, 40), 1)]
+    cases += [((rnd.randrange(163), rnd.randrange(163)), (20 * rnd.randrange(5), 20 * rnd.randrange(5)),
+               rnd.randrange(2)) for _ in range(2000)]
+    seen = set()
+    for cp, rm, playing in cases:
+        for team in (0, 1):
+            got = bool(knb.nat_defence_nb(np.array(cp, dtype=np.int64), np.array(rm, dtype=np.int64),
+                                          playing, team))
+            assert got == ref.defends_for_nat(team, playing, list(cp), list(rm))
+            assert got == (team != playing and 2 * cp[playing] + rm[playing] <= 162 + rm[1 - playing])
+            seen.add(got)
+    assert seen == {True, False}
+
+
+def test_nat_defence_takes_the_trick_for_sure():
+    """Spades led (hearts trump) by the playing team, I hold A K of spades, the ten unseen:
+    without the rule the cheapest winner (K), defending for nat the top card (A)."""
+    hand, trick = ["AS", "KS", "8D"], ["7S"]
+    for nat in (False, True):
+        legal, _ = ref.legal_cards(hand, trick, "H", False)
+        exp = ref.heuristic_card(hand, legal, trick, "H", trick, False, nat_defence=nat)
+        assert exp == ("AS" if nat else "KS")
+        h, t = mask_of(parse_card(c) for c in hand), mask_of(parse_card(c) for c in trick)
+        unseen = int(knb.FULL32) & ~(h | t)
+        got = knb.heuristic_play_nb(np.int64(h), np.int64(mask_of(parse_card(c) for c in legal)),
+                                    1, 0, 1, parse_card("7S"), False, False, np.int64(t), 0,
+                                    False, np.int64(unseen), False, nat)
+        assert card_str(int(got)) == exp
