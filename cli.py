@@ -238,8 +238,8 @@ def bid_boerenbridge(players, hand, trump_card, position, bids_before, samples, 
 @click.option("--hand", required=True, help="My 6 cards.")
 @click.option("--open", "open_cards", required=True, help="The open table cards.")
 @click.option("--preset", default="seed", show_default=True, help="seed, pagat or leimuiden.")
-@click.option("--samples", type=int, default=5000, show_default=True)
-@policy_opt(text="How the others play: random, heuristic or pimc.")
+@click.option("--samples", type=int, default=None, help="Sampled deals (default 5000; 300 with --policy strong).")
+@policy_opt(text="How the others play: random, heuristic, pimc or strong.")
 @notation_opt
 @common
 @worlds_opt
@@ -261,8 +261,8 @@ def contract():
 @contract.command("bonken")
 @click.option("--hand", required=True, help="My 13 cards.")
 @click.option("--available", default=None, help="Contracts still open, e.g. ducking,no-hearts (default: all).")
-@click.option("--samples", type=int, default=10000, show_default=True)
-@policy_opt(text="How everyone plays: random, heuristic or pimc.")
+@click.option("--samples", type=int, default=None, help="Sampled deals (default 10000; 300 with --policy strong).")
+@policy_opt(text="How everyone plays: random, heuristic, pimc or strong.")
 @variant_opt
 @notation_opt
 @common

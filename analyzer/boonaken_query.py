@@ -19,13 +19,16 @@ from fastsim.common import RulesError
 from .evidence import NA, gate_ci, warnings, weight_stats
 from . import limits
 from .progress import sliced
-from .stats_core import check_query, check_worlds, mean_ci, wilson
+from .stats_core import check_query, check_worlds, default_samples, mean_ci, wilson
+
+DEFAULT_SAMPLES = 5_000
 
 WORTH = 0.5
 
 
-def bid_advice(players, hand, open_cards, preset="seed", samples=5000, policy="heuristic",
+def bid_advice(players, hand, open_cards, preset="seed", samples=None, policy="heuristic",
                seed=0, notation="en", threads=None, worlds=PIMC_WORLDS):
+    samples = default_samples(samples, policy, DEFAULT_SAMPLES)
     rules = build_rules(players, preset)
     n = rules.players
     h = parse_cards(hand, notation, deck=32) if isinstance(hand, str) else list(hand)

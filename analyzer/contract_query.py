@@ -19,14 +19,15 @@ from .bonken_play import others_model
 from .evidence import NA, gate_ci, warnings, weight_stats
 from . import limits
 from .progress import sliced
-from .stats_core import check_query, check_worlds, mean_ci
+from .stats_core import check_query, check_worlds, default_samples, mean_ci
 
 DEFAULT_SAMPLES = 10_000
 CHUNK = 128
 
 
-def contract_query(hand, available=None, samples=DEFAULT_SAMPLES, policy="heuristic",
+def contract_query(hand, available=None, samples=None, policy="heuristic",
                    variants=(), seed=0, notation="en", threads=None, worlds=PIMC_WORLDS):
+    samples = default_samples(samples, policy, DEFAULT_SAMPLES)
     codes = parse_cards(hand, notation) if isinstance(hand, str) else list(hand)
     if len(codes) != 13:
         raise CardError(f"a Bonken hand has 13 cards, got {len(codes)}")
