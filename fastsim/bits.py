@@ -82,31 +82,26 @@ def nth_card_nb(mask, k):
     return _cttz(mask)
 
 
+SUIT_LOWS = 0x0001000100010001  # bit 16*s for every suit s
+
+
 @njit(cache=True, inline="always")
 def low_card_nb(mask):
-    """Lowest-ranked card in ``mask``, ties to the lowest suit index (``mask`` non-zero)."""
-    best = -1
-    best_rank = 99
-    for s in range(4):
-        r = (mask >> (SUIT_BITS * s)) & RANK_MASK
-        if r != 0:
-            rank = _cttz(r)
-            if rank < best_rank:
-                best_rank = rank
-                best = SUIT_BITS * s + rank
-    return best
+    """Lowest-ranked card in ``mask``, ties to the lowest suit index (-1 for an empty mask).
+    Branch-free: the lowest rank held in any suit, then the lowest suit holding it."""
+    if mask == 0:
+        return -1
+    ranks = (mask | (mask >> 16) | (mask >> 32) | (mask >> 48)) & RANK_MASK
+    rank = _cttz(ranks)
+    return (_cttz((mask >> rank) & SUIT_LOWS) & ~15) + rank
 
 
 @njit(cache=True, inline="always")
 def high_card_nb(mask):
-    """Highest-ranked card in ``mask``, ties to the lowest suit index (``mask`` non-zero)."""
-    best = -1
-    best_rank = -1
-    for s in range(4):
-        r = (mask >> (SUIT_BITS * s)) & RANK_MASK
-        if r != 0:
-            rank = 63 - _ctlz(r)
-            if rank > best_rank:
-                best_rank = rank
-                best = SUIT_BITS * s + rank
-    return best
+    """Highest-ranked card in ``mask``, ties to the lowest suit index (-1 for an empty
+    mask). Branch-free, as :func:`low_card_nb`."""
+    if mask == 0:
+        return -1
+    ranks = (mask | (mask >> 16) | (mask >> 32) | (mask >> 48)) & RANK_MASK
+    rank = 63 - _ctlz(ranks)
+    return (_cttz((mask >> rank) & SUIT_LOWS) & ~15) + rank

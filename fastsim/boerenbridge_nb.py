@@ -16,8 +16,8 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import suit_mask_nb, popcount_nb
-from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_nb,
-                      random_card_nb)
+from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, hand_value_inline_nb,
+                      heuristic_play_nb, heuristic_play_inline_nb, random_card_nb)
 from .pimc_nb import deal_hidden_nb, decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
 from .trick import trick_key_nb, trick_so_far_nb, NATURAL_ORDER
 from .rng import KEY_PIMC_BID, run_key_nb, deal_key_nb, below_nb, rand_nb, shuffle_nb
@@ -59,10 +59,17 @@ def forbidden_bid_nb(h, bid_sum_others, dealer_rule):
 
 @njit(cache=True)
 def heuristic_bid_nb(hand, trump, n, h, pos, bid_sum, forbidden, blind):
+    """The heuristic bid (docs/boerenbridge.md) of position ``pos`` after ``bid_sum``."""
+    return heuristic_bid_inline_nb(hand, trump, n, h, pos, bid_sum, forbidden, blind)
+
+
+@njit(cache=True, inline="always")
+def heuristic_bid_inline_nb(hand, trump, n, h, pos, bid_sum, forbidden, blind):
+    """:func:`heuristic_bid_nb`, inlined into its caller (the heuristic-only deal loop)."""
     if blind:
         e = 100 // n
     else:
-        e = hand_value_nb(hand, trump)
+        e = hand_value_inline_nb(hand, trump)
     if pos == 0:
         e += LEADER_BONUS
     lhs = 100 * bid_sum * n
@@ -348,12 +355,73 @@ def play_deal_nb(dkey, n, h, notrump, pol, scoring, bauer, dealer_rule, blind, w
 
 
 @njit(cache=True)
+def heuristic_bid_play_nb(n, h, hands, turned, trump, scoring, bauer, dealer_rule, blind, cur,
+                          bids, won, scores):
+    """:func:`bid_play_nb` when every position bids and plays the heuristic and nothing is
+    recorded: the same bids, cards and scores, without the policy dispatch and the
+    bookkeeping only the search policies read (``cur``: scratch, ``n`` entries used)."""
+    is_blind = blind and h == 1
+    bid_sum = 0
+    forbidden = -1
+    for p in range(n):
+        f = -1
+        if p == n - 1:
+            forbidden = forbidden_bid_nb(h, bid_sum, dealer_rule)
+            f = forbidden
+        b = bids[p]
+        if b < 0:
+            b = heuristic_bid_inline_nb(hands[p], trump, n, h, p, bid_sum, f, is_blind)
+        bids[p] = b
+        bid_sum += b
+        won[p] = 0
+        cur[p] = hands[p]
+    played = np.int64(1) << turned
+    leader = 0
+    for t in range(h):
+        led = -1
+        winner = -1
+        best_key = -1
+        win_pos = 0
+        for j in range(n):
+            p = leader + j
+            if p >= n:
+                p -= n
+            hand = cur[p]
+            c = heuristic_play_inline_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
+                                         FULL52 & ~(hand | played))
+            bit = np.int64(1) << c
+            cur[p] = hand & ~bit
+            played |= bit
+            if j == 0:
+                led = c >> 4
+            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
+            if key > best_key:
+                best_key = key
+                winner = c
+                win_pos = p
+        won[win_pos] += 1
+        leader = win_pos
+    for p in range(n):
+        scores[p] = deal_score_nb(bids[p], won[p], scoring, bauer and p == n - 1, forbidden,
+                                  is_blind)
+    return forbidden
+
+
+@njit(cache=True)
 def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_rule, blind,
                 worlds, cur, bids, won, scores, rec_cards, rec_lead, rec_win, record):
     """Bid, play and score a dealt deal (per-position arrays). ``bids[p] >= 0`` on entry
     fixes that position's bid; ``-1`` lets its policy bid. ``cur`` is scratch of at least
     ``4 * MAX_SEATS`` entries (live hands, shown voids, the trick, the cards each position
     played). Returns the forbidden bid or -1."""
+    if not record:
+        all_heuristic = True
+        for p in range(n):
+            if pol[p] != POLICY_HEURISTIC:
+                all_heuristic = False
+        if all_heuristic:
+            return heuristic_bid_play_nb(n, h, hands, turned, trump, scoring, bauer,
+                                         dealer_rule, blind, cur, bids, won, scores)
     is_blind = blind and h == 1
     # bidding
     bid_sum = 0
@@ -467,7 +535,10 @@ def run_games_nb(seed, n, schedule, notrump, first_dealer, seat_pol, scoring, ba
                 deal = (game_start + g) * K + k
                 dealer = (first_dealer + k) % n
                 for p in range(n):
-                    pol[p] = seat_pol[(dealer + 1 + p) % n]
+                    s = dealer + 1 + p    # the seat of position p (no division per seat)
+                    if s >= n:
+                        s -= n
+                    pol[p] = seat_pol[s]
                 h = schedule[k]
                 dkey = deal_key_nb(rkey, deal)
                 if record:
@@ -487,7 +558,9 @@ def run_games_nb(seed, n, schedule, notrump, first_dealer, seat_pol, scoring, ba
                 o_trump[r] = trump
                 o_forb[r] = forb
                 for p in range(n):
-                    s = (dealer + 1 + p) % n
+                    s = dealer + 1 + p
+                    if s >= n:
+                        s -= n
                     o_hands[r, s] = hands[p]
                     o_bids[r, s] = bids[p]
                     o_tricks[r, s] = won[p]

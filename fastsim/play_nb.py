@@ -17,6 +17,12 @@ ACE, KING, QUEEN = 12, 11, 10
 
 # the hand value (expected tricks, hundredths of a trick)
 TRUMP_VALUE = np.array([25, 25, 25, 25, 25, 25, 25, 30, 40, 55, 70, 85, 100], dtype=np.int64)
+# the summed TRUMP_VALUE of every set of the 7 lowest ranks and of the 6 highest (a trump
+# holding's value in two table look-ups)
+TRUMP_VALUE_LO = np.array([sum(int(TRUMP_VALUE[r]) for r in range(7) if m >> r & 1)
+                           for m in range(1 << 7)], dtype=np.int64)
+TRUMP_VALUE_HI = np.array([sum(int(TRUMP_VALUE[7 + r]) for r in range(6) if m >> r & 1)
+                           for m in range(1 << 6)], dtype=np.int64)
 SIDE_ACE, SIDE_KING_LONG, SIDE_KING_SHORT, SIDE_QUEEN_LONG, SIDE_QUEEN_SHORT = 85, 45, 20, 20, 5
 LONG_TRUMP_BONUS = 30
 VOID_BONUS = 30
@@ -29,9 +35,9 @@ def shuffle_prefix_nb(dkey, deck, m):
     shuffle_nb(dkey, 0, deck, 0, m, 52)
 
 
-@njit(cache=True)
-def hand_value_nb(hand, trump):
-    """Expected tricks of a hand in hundredths (docs/boerenbridge.md, heuristic bid)."""
+@njit(cache=True, inline="always")
+def hand_value_inline_nb(hand, trump):
+    """:func:`hand_value_nb`, inlined into its caller (the heuristic-only deal loop)."""
     e = 0
     nt = 0
     voids = 0
@@ -40,10 +46,7 @@ def hand_value_nb(hand, trump):
         length = popcount_nb(ranks)
         if s == trump:
             nt = length
-            r = ranks
-            while r:
-                e += TRUMP_VALUE[lowest_nb(r)]
-                r &= r - 1
+            e += TRUMP_VALUE_LO[ranks & 0x7F] + TRUMP_VALUE_HI[ranks >> 7]
         else:
             if length == 0:
                 voids += 1
@@ -60,6 +63,12 @@ def hand_value_nb(hand, trump):
     return e
 
 
+@njit(cache=True)
+def hand_value_nb(hand, trump):
+    """Expected tricks of a hand in hundredths (docs/boerenbridge.md, heuristic bid)."""
+    return hand_value_inline_nb(hand, trump)
+
+
 @njit(cache=True, inline="always")
 def above_nb(card):
     """Mask of the cards of ``card``'s suit ranked above it."""
@@ -72,6 +81,13 @@ def heuristic_play_nb(hand, j, n, led, winner, trump, need, unseen):
     """Card for the player to act (``j`` = index in the trick, ``winner`` = current
     winning card or -1 when leading). ``unseen``: cards neither in my hand, played,
     nor the turned card."""
+    return heuristic_play_inline_nb(hand, j, n, led, winner, trump, need, unseen)
+
+
+@njit(cache=True, inline="always")
+def heuristic_play_inline_nb(hand, j, n, led, winner, trump, need, unseen):
+    """:func:`heuristic_play_nb`, inlined into its caller (the heuristic-only deal loop;
+    every other caller calls the compiled function)."""
     tmask = suit_mask_nb(trump) if trump >= 0 else np.int64(0)
     trumps = hand & tmask
     side = hand & ~tmask
