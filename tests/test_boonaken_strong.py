@@ -156,7 +156,8 @@ def _soft_action_prob(hand, open_cards, standing, has_bid_misere, action, n, pre
     if star is not None:
         p = 1.0 if action == star else 0.0
     else:
-        est = max(nb.suit_values(h + [nb.card_str(c) for c in open_cards], n, preset)) * 4 // 5
+        holding = [nb.card_str(c) for c in _bits(hand | sum(1 << c for c in open_cards))]
+        est = max(nb.suit_values(holding, n, preset)) * 4 // 5
         nxt = next((lv for lv in range(standing + 1, len(nb.LADDER)) if nb.is_point_level(lv)),
                    None)
         pb = 0.0 if nxt is None else 1.0 / (1.0 + math.exp(-(est - nb.LADDER[nxt] + 0.5) / tau))
