@@ -26,7 +26,7 @@ for any thread count. Compiled; numpy arrays and scalars in, a card out.
 import numpy as np
 from numba import njit
 
-from .bits import lowest_nb, popcount_nb, suit_mask_nb
+from .bits import lowest_nb, suit_mask_nb
 from .boonaken_nb import (FULL32, best_trump_nb, wants_nb, world_capacity_nb,
                           world_scores_nb)
 from .boonaken_schema import BOONAAK, LADDER_VALUE, MISERE, PRESET_SEED, ZWABBER
@@ -68,20 +68,20 @@ def strong_cards_nb(legal, unseen, trump, out):
 
 
 @njit(cache=True)
-def action_prob_nb(hand, est, standing, can_join, action, tau, eps):
-    """P(action) of a bidder holding ``hand`` (estimate ``est``) at the standing level
+def action_prob_nb(wb, wz, wm, est, standing, can_join, action, tau, eps):
+    """P(action) of a bidder whose hand wants boonaak / zwabber / misère (``wb``, ``wz``,
+    ``wm``: :func:`fastsim.boonaken_nb.wants_nb`) and has the estimate ``est``, at the standing level
     ``standing`` (-1: none; ``can_join``: a misère stands that it may join) under the soft
     heuristic bidder: ``eps + (1 − 2·eps)·p``, p the heuristic's choice made soft: a wanted
     boonaak / zwabber / misère is taken with p = 1 (every other action p = 0); otherwise
     the next point level with p = σ((est − value + ½)/tau) and a pass with 1 − that
     (no point level left: a pass with p = 1); every other action p = 0."""
-    b, z, m = wants_nb(hand)
     star = -2
-    if b and standing < BOONAAK:
+    if wb and standing < BOONAAK:
         star = BOONAAK
-    elif z and standing < ZWABBER:
+    elif wz and standing < ZWABBER:
         star = ZWABBER
-    elif m and (standing < MISERE or can_join):
+    elif wm and (standing < MISERE or can_join):
         star = MISERE
     p = 0.0
     if star != -2:
@@ -109,10 +109,12 @@ def auction_loglik_nb(n, preset, me, ahands, open_mask, auc, nauc, tau, eps):
     players as the engine does; the estimate is the heuristic's,
     ``(4·E) // 5`` with E the best value of six of hand + open table cards."""
     est = np.zeros(5, dtype=np.int64)
+    wants = np.zeros((5, 3), dtype=np.bool_)
     for q in range(n):
         if q != me:
             t, e = best_trump_nb(ahands[q] | open_mask, n, preset)
             est[q] = (e * 4) // 5
+            wants[q, 0], wants[q, 1], wants[q, 2] = wants_nb(ahands[q])
     in_mis = np.zeros(5, dtype=np.bool_)
     standing = -1
     ll = 0.0
@@ -121,7 +123,8 @@ def auction_loglik_nb(n, preset, me, ahands, open_mask, auc, nauc, tau, eps):
         a = auc[k, 1]
         can_join = standing == MISERE and not in_mis[q]
         if q != me:
-            ll += np.log(action_prob_nb(ahands[q], est[q], standing, can_join, a, tau, eps))
+            ll += np.log(action_prob_nb(wants[q, 0], wants[q, 1], wants[q, 2], est[q], standing,
+                                        can_join, a, tau, eps))
         if a < 0:
             continue
         if a == MISERE and can_join:
@@ -136,25 +139,23 @@ def auction_loglik_nb(n, preset, me, ahands, open_mask, auc, nauc, tau, eps):
 
 
 @njit(cache=True)
-def auction_hands_nb(wkey, n, preset, me, world, open_mask, decl, stock_pos, rest_at,
-                     played_at, played_pos, out):
+def auction_hands_nb(wkey, n, preset, me, world, open_mask, stock_pos, rest_at,
+                     played_at, played_by, out):
     """The hand each other position held in the auction, as far as the world ``world``
     tells: the cards it holds now and has played, less (seed preset) the cards it drew —
     one random past per world: the draw after trick k (k from the last draw down to 0) is
     a uniform choice, keyed ``(wkey, CTR_PAST + 8·k + q)``, among its cards not yet chosen
     that it played after trick k or holds now (never an open table card: the declarer took it).
     The declarer's is its hand after the exchange (for the heuristic declarer of the seed
-    preset, whose best six of hand + open cards that is, the same estimate)."""
+    preset, whose best six of hand + open cards that is, the same estimate). ``played_by[q]``:
+    the cards q has played; ``played_at[c]``: the trick card c was played in (-1: not)."""
     draws = (stock_pos - rest_at) // n if preset == PRESET_SEED else 0
     cards = np.empty(16, dtype=np.int64)
     for q in range(n):
         out[q] = 0
         if q == me:
             continue
-        h = world[q]
-        for c in range(64):
-            if played_pos[c] == q:
-                h |= np.int64(1) << c
+        h = world[q] | played_by[q]
         for k in range(draws - 1, -1, -1):
             m = 0
             x = h
@@ -183,6 +184,10 @@ def candidates_nb(base, n, preset, me, hand, hands, stock_pos, unseen, cap, pinn
     for q in range(n):
         vv[q] = voids[q]
     ah = np.zeros(5, dtype=np.int64)
+    played_by = np.zeros(5, dtype=np.int64)     # per position: the cards it has played
+    for c in range(64):
+        if played_pos[c] >= 0:
+            played_by[played_pos[c]] |= np.int64(1) << c
     for i in range(m):
         wkey = deal_key_nb(base, i)
         draw_world_nb(wkey, n + 1, me, hand, unseen, cap, vv, world)
@@ -191,8 +196,8 @@ def candidates_nb(base, n, preset, me, hand, hands, stock_pos, unseen, cap, pinn
         for q in range(n + 1):
             cand[i, q] = world[q]
         if nauc > 0:
-            auction_hands_nb(wkey, n, preset, me, world, open_mask, decl, stock_pos,
-                             rest_at, played_at, played_pos, ah)
+            auction_hands_nb(wkey, n, preset, me, world, open_mask, stock_pos,
+                             rest_at, played_at, played_by, ah)
             logw[i] = auction_loglik_nb(n, preset, me, ah, open_mask, auc, nauc, tau, eps)
         else:
             logw[i] = 0.0
