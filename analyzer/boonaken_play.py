@@ -149,7 +149,7 @@ class BoonakenInfoState(TrickInfoState):
     __slots__ = ("rules", "position", "hand", "contract", "bid", "decl", "in_mis", "trump",
                  "named", "open", "taken", "discarded", "roem", "tricks", "leader", "current",
                  "won", "cpts", "voids", "vlog", "played", "played_by", "draws", "stock",
-                 "my_draws", "first_hand", "sim_known", "sim_pinned")
+                 "my_draws", "first_hand", "sim_known", "sim_pinned", "auction")
 
     @property
     def n(self):
@@ -183,10 +183,12 @@ class BoonakenInfoState(TrickInfoState):
     @classmethod
     def initial(cls, rules, position, hand, declarer, contract, trump, open_cards, taken=None,
                 discarded=0, joiners=(), roem=None, stock=None, my_draws=(), sim_known=None,
-                sim_pinned=None, notation="en"):
+                sim_pinned=None, notation="en", auction=()):
         """The state before the first card. ``hand``: my hand at the start of play (the
         declarer's after the exchange); ``trump``: a suit index, ``None`` (no trump) or
-        ``"first"`` (the declarer's first card decides)."""
+        ``"first"`` (the declarer's first card decides); ``auction``: the auction as
+        ``(position, ladder level or -1 for a pass)`` pairs in order, as the engine records
+        it (only the strong policy reads it; empty: not known)."""
         s = cls.__new__(cls)
         n = rules.players
         s.rules = rules
@@ -286,6 +288,7 @@ class BoonakenInfoState(TrickInfoState):
         if sim_pinned is None:
             sim_pinned = (s.taken or 0) if preset == PRESET_SEED else 0
         s.sim_known, s.sim_pinned = int(sim_known), int(sim_pinned)
+        s.auction = tuple((int(q), int(a)) for q, a in auction)
         return s
 
     @classmethod
@@ -574,6 +577,7 @@ class BoonakenInfoState(TrickInfoState):
         if p != self.position:
             raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
         a = self.kernel_args()
+        auc = np.array(list(self.auction) or [(0, -1)], dtype=np.int64).reshape(-1, 2)
         if policy == "heuristic":
             return int(pq.decide_heuristic_nb(self.n, p, a["hand"], self.trump, a["tc"], a["tn"],
                                               a["played"], self.contract, a["in_mis"],
@@ -586,7 +590,32 @@ class BoonakenInfoState(TrickInfoState):
                                      np.int64(self.sim_pinned & ~self.played), self.decl,
                                      self.contract, self.bid, self.decl_roem_for_pimc(),
                                      a["in_mis"], a["won"], a["cpts"], a["voids"].copy(),
-                                     np.int64(worlds)))
+                                     np.int64(worlds), np.int64(self.open),
+                                     np.int64(self.rest_at), auc, np.int64(len(self.auction)),
+                                     a["played_at"], a["played_pos"]))
+
+    def strong_worlds(self, count, seed=0, deal=0, tau=None, eps=None):
+        """The first ``count`` candidate worlds of the strong policy's decision here (as
+        the simulator's deal ``deal`` of run ``seed`` draws them): ``(worlds, auction_hands,
+        logw)``; ``worlds[i, q]``: position q's hand now (``worlds[i, n]``: the stock),
+        ``auction_hands[i, q]``: the hand q bid with, ``logw[i]``: the auction's log
+        likelihood (the bidder model of :mod:`fastsim.boonaken_strong_nb`; for tests)."""
+        from fastsim import boonaken_strong_nb as sn
+        a = self.kernel_args()
+        auc = np.array(list(self.auction) or [(0, -1)], dtype=np.int64).reshape(-1, 2)
+        cand = np.zeros((count, 6), dtype=np.int64)
+        ah = np.zeros((count, 5), dtype=np.int64)
+        logw = np.zeros(count, dtype=np.float64)
+        pq.strong_worlds_nb(check_seed(seed), np.int64(deal), self.n, self.preset,
+                            self.position, a["hand"], self.sizes(), self.t, a["played"],
+                            np.int64(self.stock_pos), np.int64(self.sim_known),
+                            np.int64(self.sim_pinned & ~self.played), self.decl,
+                            a["voids"].copy(), np.int64(self.open), np.int64(self.rest_at),
+                            auc, np.int64(len(self.auction)), a["played_at"],
+                            a["played_pos"], sn.AUCTION_TAU if tau is None else float(tau),
+                            sn.AUCTION_EPS if eps is None else float(eps), np.int64(count),
+                            cand, ah, logw)
+        return cand, ah, logw
 
     def history_str(self, notation="en"):
         parts = [" ".join(card_str(c, notation) for c in cards) for _, cards, _ in self.tricks]
@@ -599,13 +628,14 @@ class BoonakenDeal(Deal):
     order known). ``hands``: every position's hand at the start of play (the declarer's
     after the exchange); ``stock``: the stock in deal order (seed preset);
     ``kept_table``: the table cards the declarer kept (what the simulator's pimc is told);
-    ``discarded``: the declarer's discards from its dealt hand."""
+    ``discarded``: the declarer's discards from its dealt hand; ``auction``: as
+    :meth:`BoonakenInfoState.initial`."""
     game = GAME
     __slots__ = ()
 
     def __init__(self, rules, hands, declarer, contract, trump, open_cards, stock=(),
                  taken=None, discarded=0, joiners=(), roem=None, kept_table=None, blind=0,
-                 notation="en"):
+                 notation="en", auction=()):
         from .infostate import dealt_masks
         masks = dealt_masks(hands, rules.players, notation, deck=32)
         self.rules = rules
@@ -624,7 +654,7 @@ class BoonakenDeal(Deal):
                 rules, p, masks[p], declarer, contract, trump, open_m,
                 taken if rules.preset_id == PRESET_SEED else None,
                 disc if p == declarer else 0, joiners, roem,
-                list(_bits_order(stock, notation)), (), known, pinned, notation))
+                list(_bits_order(stock, notation)), (), known, pinned, notation, auction))
         self.states = tuple(states)
 
     def apply(self, action, notation="en"):
@@ -709,9 +739,11 @@ def deal_from_record(rec, notation="en"):
     else:
         trump = SUITS.index(rec["trump"])
     joiners = [pos(s) for s in rec["misere_players"][1:]] if rec["contract"] == "misere" else []
+    auction = [(pos(seat), -1 if a == "pass" else LADDER.index(a))
+               for seat, a in rec.get("auction", ())]
     return BoonakenDeal(rules, hands, decl, contract, trump, rec["table"]["open"],
                         rec["table"]["stock"], taken, disc, joiners, None, taken,
-                        rec["table"]["blind"], notation)
+                        rec["table"]["blind"], notation, auction)
 
 
 def positions_from_record(rec, notation="en"):

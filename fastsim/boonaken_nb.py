@@ -467,6 +467,12 @@ def play_deal_nb(dkey, n, preset, pol, worlds, deck, hands, info, mis, won, cpts
     want_z = np.zeros(5, dtype=np.bool_)
     want_m = np.zeros(5, dtype=np.bool_)
     est = np.zeros(5, dtype=np.int64)
+    # the auction as the strong policy's world weighting reads it (only with strong seats)
+    any_strong = False
+    for p in range(n):
+        if pol[p] == POLICY_STRONG:
+            any_strong = True
+    auc = np.empty((MAX_AUCTION if any_strong else 1, 2), dtype=np.int64)
     for p in range(n):
         if pol[p] != POLICY_RANDOM:
             b, z, mm = wants_nb(hands[p])
@@ -525,6 +531,9 @@ def play_deal_nb(dkey, n, preset, pol, worlds, deck, hands, info, mis, won, cpts
         if record and k < MAX_AUCTION:
             rec_auction[k, 0] = q
             rec_auction[k, 1] = action
+        if k < auc.shape[0]:
+            auc[k, 0] = q
+            auc[k, 1] = action
         if action < 0:
             passed[q] = True
         elif action == MISERE and can_join:
@@ -564,7 +573,8 @@ def play_deal_nb(dkey, n, preset, pol, worlds, deck, hands, info, mis, won, cpts
 
     play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis, won, cpts,
                      result, decl, contract, standing, open_mask, blind_mask, open_at, n_open,
-                     rest_at, -2, worlds, rec_cards, rec_lead, rec_win, rec_draw, record)
+                     rest_at, -2, worlds, rec_cards, rec_lead, rec_win, rec_draw, record, auc,
+                     min(k, auc.shape[0]) if any_strong else 0)
 
 
 @njit(cache=True)
@@ -636,6 +646,59 @@ def world_capacity_nb(n, preset, me, hands, stock_pos, pinned, decl, unseen):
 
 
 @njit(cache=True)
+def world_scores_nb(wkey, world, n, preset, me, hand, cards, n_legal, deck2, stock_pos, trump, t,
+                    leader, tc, tn, played, decl, contract, bid, my_roem, in_mis, won, cpts,
+                    out):
+    """``out[k]`` = the score of ``cards[k]`` (k < ``n_legal``) in one world (``world[q]``:
+    position q's hand, ``world[n]``: the stock, laid in ``deck2`` in an order shuffled by
+    ``wkey``), the deal finished by the heuristic for everyone."""
+    h2 = np.zeros(5, dtype=np.int64)
+    w2 = np.zeros(5, dtype=np.int64)
+    p2 = np.zeros(5, dtype=np.int64)
+    tc2 = np.empty(5, dtype=np.int64)
+    # the sampled stock, in a random order
+    k = stock_pos
+    y = world[n]
+    while y:
+        deck2[k] = lowest_nb(y)
+        y &= y - 1
+        k += 1
+    shuffle_nb(wkey, 1000, deck2, stock_pos, 31, 32)
+    for kk in range(n_legal):
+        c = cards[kk]
+        for q in range(n):
+            h2[q] = world[q]
+            w2[q] = won[q]
+            p2[q] = cpts[q]
+        h2[me] = hand & ~(np.int64(1) << c)
+        for j in range(tn):
+            tc2[j] = tc[j]
+        tc2[tn] = c
+        rollout_nb(n, preset, h2, deck2, stock_pos, trump, t, leader, tc2, tn + 1,
+                   played | (np.int64(1) << c), contract, in_mis, w2, p2)
+        tricks_all = 0
+        for q in range(n):
+            tricks_all += w2[q]
+        made = 0
+        if contract == CONTRACT_POINTS:
+            made = 1 if p2[decl] + (my_roem if me == decl else 0) >= bid else 0
+        elif contract == CONTRACT_MISERE:
+            for q in range(n):
+                if in_mis[q] and w2[q] == 0 and (q == me or not in_mis[me]):
+                    made += 1
+        else:
+            made = 1 if w2[decl] == tricks_all else 0
+        mine = (me == decl and contract != CONTRACT_MISERE) or (contract == CONTRACT_MISERE and in_mis[me])
+        if contract == CONTRACT_MISERE and in_mis[me]:
+            v = 1000 * (1 if w2[me] == 0 else 0)
+        elif mine:
+            v = 1000 * made + (p2[decl] if contract == CONTRACT_POINTS else 0)
+        else:
+            v = -1000 * made - (p2[decl] if contract == CONTRACT_POINTS else 0)
+        out[kk] = v
+
+
+@njit(cache=True)
 def card_scores_nb(base, n, preset, me, hand, cards, n_legal, hands, deck, stock_pos, trump, t,
                    leader, tc, tn, played, unseen, cap, pinned, decl, contract, bid, my_roem,
                    in_mis, won, cpts, voids, worlds, totals):
@@ -643,12 +706,9 @@ def card_scores_nb(base, n, preset, me, hand, cards, n_legal, hands, deck, stock
     worlds drawn from key ``base`` (``unseen`` cards dealt to the holders' capacities
     ``cap``), each finished by the heuristic (the body of :func:`pimc_card_nb`)."""
     world = np.zeros(8, dtype=np.int64)
-    h2 = np.zeros(5, dtype=np.int64)
-    w2 = np.zeros(5, dtype=np.int64)
-    p2 = np.zeros(5, dtype=np.int64)
     deck2 = deck.copy()
-    tc2 = np.empty(5, dtype=np.int64)
     vv = np.zeros(8, dtype=np.int64)
+    v = np.zeros(15, dtype=np.int64)
     for q in range(n):
         vv[q] = voids[q]
     for w in range(worlds):
@@ -656,46 +716,11 @@ def card_scores_nb(base, n, preset, me, hand, cards, n_legal, hands, deck, stock
         draw_world_nb(wkey, n + 1, me, hand, unseen, cap, vv, world)
         if decl != me:
             world[decl] |= pinned & hands[decl]
-        # the sampled stock, in a random order
-        k = stock_pos
-        y = world[n]
-        while y:
-            deck2[k] = lowest_nb(y)
-            y &= y - 1
-            k += 1
-        shuffle_nb(wkey, 1000, deck2, stock_pos, 31, 32)
+        world_scores_nb(wkey, world, n, preset, me, hand, cards, n_legal, deck2, stock_pos,
+                        trump, t, leader, tc, tn, played, decl, contract, bid, my_roem, in_mis,
+                        won, cpts, v)
         for kk in range(n_legal):
-            c = cards[kk]
-            for q in range(n):
-                h2[q] = world[q]
-                w2[q] = won[q]
-                p2[q] = cpts[q]
-            h2[me] = hand & ~(np.int64(1) << c)
-            for j in range(tn):
-                tc2[j] = tc[j]
-            tc2[tn] = c
-            rollout_nb(n, preset, h2, deck2, stock_pos, trump, t, leader, tc2, tn + 1,
-                       played | (np.int64(1) << c), contract, in_mis, w2, p2)
-            tricks_all = 0
-            for q in range(n):
-                tricks_all += w2[q]
-            made = 0
-            if contract == CONTRACT_POINTS:
-                made = 1 if p2[decl] + (my_roem if me == decl else 0) >= bid else 0
-            elif contract == CONTRACT_MISERE:
-                for q in range(n):
-                    if in_mis[q] and w2[q] == 0 and (q == me or not in_mis[me]):
-                        made += 1
-            else:
-                made = 1 if w2[decl] == tricks_all else 0
-            mine = (me == decl and contract != CONTRACT_MISERE) or (contract == CONTRACT_MISERE and in_mis[me])
-            if contract == CONTRACT_MISERE and in_mis[me]:
-                v = 1000 * (1 if w2[me] == 0 else 0)
-            elif mine:
-                v = 1000 * made + (p2[decl] if contract == CONTRACT_POINTS else 0)
-            else:
-                v = -1000 * made - (p2[decl] if contract == CONTRACT_POINTS else 0)
-            totals[kk] += v
+            totals[kk] += v[kk]
 
 
 @njit(cache=True)
@@ -722,10 +747,11 @@ def pimc_card_nb(dkey, n, preset, me, hand, legal, hands, deck, stock_pos, trump
 def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis, won, cpts,
                      result, decl, contract, standing, open_mask, blind_mask, open_at, n_open,
                      rest_at, fixed_trump, worlds, rec_cards, rec_lead, rec_win, rec_draw,
-                     record):
+                     record, auc, nauc):
     """Exchange, trump, play and results of a contract won by position ``decl``.
     ``fixed_trump`` >= 0 makes a heuristic declarer of a point bid or boonaak exchange for
-    and name that suit (the bid query evaluates every suit); -2: the policy decides."""
+    and name that suit (the bid query evaluates every suit); -2: the policy decides.
+    ``auc[:nauc]``: the auction as (position, level or -1) rows, for strong seats."""
     lm = 1 if preset == PRESET_LEIMUIDEN else 0
     for p in range(n):
         won[p] = 0
@@ -801,6 +827,9 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
     first_hands = hands_now.copy()
     voids = np.zeros(5, dtype=np.int64)
     tc = np.empty(5, dtype=np.int64)
+    # per card: the trick it was played in and by whom (-1: not played), for strong seats
+    played_at = np.full(64, -1, dtype=np.int64)
+    played_pos = np.full(64, -1, dtype=np.int64)
     untaken = open_mask & ~keep
     pinned = keep & table
     my_roem = 0
@@ -830,7 +859,8 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
                                           stock_pos, trump, t, leader, tc, j, played, known,
                                           pinned & ~played, decl, contract,
                                           LADDER_VALUE[standing], my_roem, in_mis, won, cpts,
-                                          voids, STRONG_CARD_FACTOR * worlds)
+                                          voids, STRONG_CARD_FACTOR * worlds, open_mask,
+                                          rest_at, auc, nauc, played_at, played_pos)
             else:
                 c = heuristic_card_nb(h, legal, j, n, led, winner, trump,
                                       play_mode_nb(contract, in_mis, p, j, n, leader, wpos),
@@ -840,6 +870,8 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
             if j > 0 and (c >> 4) != led:
                 voids[p] |= 1 << led
             tc[j] = c
+            played_at[c] = t
+            played_pos[c] = p
             bit = np.int64(1) << c
             hands_now[p] = h & ~bit
             played |= bit
@@ -1117,7 +1149,7 @@ def bid_query_nb(seed, n, preset, my_hand, open_cards, unseen, others_pol, world
                     in_mis[0] = False
                 play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis,
                                  won, cpts, res, 0, contract, 0, open_mask, blind_mask, open_at,
-                                 n_open, rest_at, ft, worlds, d2, d1, d1, d2, False)
+                                 n_open, rest_at, ft, worlds, d2, d1, d1, d2, False, d2, 0)
                 if ev < 4:
                     out_points[i, ev] = cpts[0] + info[I_ROEM]
                     out_allwin[i, ev] = won[0] == info[I_NTRICKS]

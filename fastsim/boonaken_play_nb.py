@@ -18,13 +18,13 @@ from numba import njit, prange
 from .bits import lowest_nb, popcount_nb
 from .boonaken_nb import (FULL32, beats_nb, best_meld_nb, heuristic_card_nb, legal_nb,
                           mask_points_nb, pimc_card_nb, play_mode_nb, roem_sum_nb, rollout_nb,
-                          strength_nb)
-from .boonaken_strong_nb import strong_card_nb
+                          strength_nb, world_capacity_nb)
+from .boonaken_strong_nb import candidates_nb, strong_card_nb
 from .boonaken_schema import (CONTRACT_MISERE, CONTRACT_POINTS, CTR_PLAY, MAX_TRICKS,
                               POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM, POLICY_STRONG,
                               PRESET_LEIMUIDEN, PRESET_SEED, STRONG_CARD_FACTOR)
 from .play_nb import random_card_nb
-from .rng import deal_key_nb, run_key_nb, shuffle_nb
+from .rng import KEY_STRONG_PLAY, deal_key_nb, run_key_nb, shuffle_nb
 from .sample_nb import hidden_deal_forbid_nb
 
 WORLD_SALT = 7_000_000
@@ -84,12 +84,50 @@ def decide_heuristic_nb(n, p, hand, trump, tc, tn, played, contract, in_mis, lea
 
 
 @njit(cache=True)
+def sim_hands_nb(n, p, hand, sizes, pinned, decl):
+    """The engine's hands as a pimc decision of ``p`` reads them: ``p``'s own, the others'
+    only as sizes (filler bits outside the deck), the declarer's with its ``pinned`` cards."""
+    hands = np.zeros(5, dtype=np.int64)
+    for q in range(n):
+        if q == p:
+            hands[q] = hand
+            continue
+        m = pinned if q == decl else np.int64(0)
+        x = FILLER
+        while popcount_nb(m) < sizes[q]:
+            m |= x & -x
+            x &= x - 1
+        hands[q] = m
+    return hands
+
+
+@njit(cache=True)
+def strong_worlds_nb(seed, deal, n, preset, p, hand, sizes, t, played, stock_pos, known, pinned,
+                     decl, voids, open_mask, rest_at, auc, nauc, played_at, played_pos, tau, eps,
+                     m, cand, ahands, logw):
+    """The ``m`` first candidate worlds of the strong card decision of ``p`` at trick ``t``
+    in deal ``deal`` of run ``seed`` (the arguments of :func:`decide_card_nb`), their
+    auction hands and log weights under the bidder model (``tau``, ``eps``): see
+    :func:`fastsim.boonaken_strong_nb.candidates_nb` (for tests and tools)."""
+    dkey = deal_key_nb(run_key_nb(seed), deal)
+    hands = sim_hands_nb(n, p, hand, sizes, pinned, decl)
+    unseen = FULL32 & ~(hand | played | known | pinned)
+    cap = world_capacity_nb(n, preset, p, hands, stock_pos, pinned, decl, unseen)
+    base = deal_key_nb(dkey, KEY_STRONG_PLAY + t * 8 + p)
+    candidates_nb(base, n, preset, p, hand, hands, stock_pos, unseen, cap, pinned, decl, voids,
+                  open_mask, rest_at, auc, nauc, played_at, played_pos, tau, eps, m, cand,
+                  ahands, logw)
+
+
+@njit(cache=True)
 def decide_card_nb(pol, seed, deal, n, preset, p, hand, sizes, trump, named, t, leader, tc, tn,
                    played, stock_pos, known, pinned, decl, contract, bid, my_roem, in_mis, won,
-                   cpts, voids, worlds):
+                   cpts, voids, worlds, open_mask, rest_at, auc, nauc, played_at, played_pos):
     """The card policy ``pol`` plays for position ``p`` exactly as the simulator's deal
     ``deal`` of run ``seed`` would (``sizes``: every hand's size now; ``pinned``: the
-    table cards the declarer still holds as the engine's pimc is told them)."""
+    table cards the declarer still holds as the engine's pimc is told them; the last six:
+    what strong's auction weighting reads, see
+    :func:`fastsim.boonaken_strong_nb.strong_card_nb`; ``nauc = 0``: no auction known)."""
     dkey = deal_key_nb(run_key_nb(seed), deal)
     led, winner, wj, hi, trick = trick_state_nb(tc, tn, trump)
     legal = legal_nb(hand, led, trump, hi, preset)
@@ -97,23 +135,14 @@ def decide_card_nb(pol, seed, deal, n, preset, p, hand, sizes, trump, named, t, 
         return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
     if (pol == POLICY_PIMC or pol == POLICY_STRONG) and popcount_nb(legal) > 1 \
             and (named or t > 0 or tn > 0):
-        hands = np.zeros(5, dtype=np.int64)
-        for q in range(n):
-            if q == p:
-                hands[q] = hand
-                continue
-            m = pinned if q == decl else np.int64(0)
-            x = FILLER
-            while popcount_nb(m) < sizes[q]:
-                m |= x & -x
-                x &= x - 1
-            hands[q] = m
+        hands = sim_hands_nb(n, p, hand, sizes, pinned, decl)
         deck = np.zeros(32, dtype=np.int64)
         if pol == POLICY_STRONG:
             return strong_card_nb(dkey, n, preset, p, hand, legal, hands, deck, stock_pos,
                                   trump, t, leader, tc, tn, played, known, pinned, decl,
                                   contract, bid, my_roem, in_mis, won, cpts, voids,
-                                  STRONG_CARD_FACTOR * worlds)
+                                  STRONG_CARD_FACTOR * worlds, open_mask, rest_at, auc, nauc,
+                                  played_at, played_pos)
         return pimc_card_nb(dkey, n, preset, p, hand, legal, hands, deck, stock_pos, trump, t,
                             leader, tc, tn, played, known, pinned, decl, contract, bid, my_roem,
                             in_mis, won, cpts, voids, worlds)
@@ -342,7 +371,10 @@ def rollout_policy_nb(pkey, pol, n, preset, hands, deck, stock_pos, trump, named
                       tc, tn, played, known_pub, decl_known, pinned, decl, contract, bid,
                       decl_roem, in_mis, won, cpts, voids, worlds):
     """Finish the deal exactly as the engine's play loop does, everyone playing ``pol``
-    (with drawing in the seed preset); returns the final trump."""
+    (with drawing in the seed preset); returns the final trump. Strong players here know
+    no auction (the query gives none): their worlds are not weighted."""
+    no_auc = np.zeros((1, 2), dtype=np.int64)
+    no_at = np.full(64, -1, dtype=np.int64)
     t = t0
     while hands[leader] != 0 or (t == t0 and tn > 0):
         start = tn if t == t0 else 0
@@ -364,7 +396,8 @@ def rollout_policy_nb(pkey, pol, n, preset, hands, deck, stock_pos, trump, named
                 c = strong_card_nb(pkey, n, preset, p, h, legal, hands, deck, stock_pos, trump,
                                    t, leader, tc, j, played, known, pinned & ~played, decl,
                                    contract, bid, decl_roem, in_mis, won, cpts, voids,
-                                   STRONG_CARD_FACTOR * worlds)
+                                   STRONG_CARD_FACTOR * worlds, np.int64(0), 0, no_auc, 0,
+                                   no_at, no_at)
             else:
                 c = heuristic_card_nb(h, legal, j, n, led, winner, trump,
                                       play_mode_nb(contract, in_mis, p, j, n, leader, wpos),

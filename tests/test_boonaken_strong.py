@@ -3,6 +3,7 @@ count, legal cards, the play interface's decide equals the engine card for card,
 exactly equivalent cards are merged, and strong seats run in tidy frames, tournaments and
 the CLI."""
 import json
+import math
 import random
 
 import numpy as np
@@ -10,7 +11,7 @@ import pytest
 
 from analyzer import games as registry
 from analyzer.boonaken_play import positions_from_record
-from analyzer.infostate import decide
+from analyzer.infostate import copy_state, decide
 from analyzer.records import boonaken_records
 from analyzer.tournament import tournament
 from conftest import run_cli
@@ -129,3 +130,148 @@ def test_strong_seats_run_in_a_tournament_and_the_cli():
                      open_cards="7C AC", taken="AC", position=3, hand=hand, drawn="JH",
                      history="JC 7H KC QC | AS", roem=0, samples=8, policy="strong", worlds=1)
     assert out["policy"] == "strong" and out["policy_choice"] in hand.split()
+
+
+# ----------------------------------------------------------------------------- auction weights
+
+def _bits(x):
+    return [c for c in range(64) if x >> c & 1]
+
+
+def _soft_action_prob(hand, open_cards, standing, has_bid_misere, action, n, preset, tau, eps):
+    """The soft heuristic bidder, written out from the naive engine's bidder
+    (tests/naive_boonaken.py): a wanted boonaak / zwabber / misère is taken for sure, else
+    the next point level with probability sigmoid((E·4//5 − value + ½)/tau), else a pass;
+    every action gets eps + (1 − 2·eps)·p."""
+    import naive_boonaken as nb
+    h = [nb.card_str(c) for c in _bits(hand)]
+    star = None
+    if standing < nb.BOONAAK and nb.wants_boonaak(h):
+        star = nb.BOONAAK
+    elif standing < nb.ZWABBER and nb.wants_zwabber(h):
+        star = nb.ZWABBER
+    elif (standing < nb.MISERE or (standing == nb.MISERE and not has_bid_misere)) \
+            and nb.wants_misere(h):
+        star = nb.MISERE
+    if star is not None:
+        p = 1.0 if action == star else 0.0
+    else:
+        holding = [nb.card_str(c) for c in _bits(hand | sum(1 << c for c in open_cards))]
+        est = max(nb.suit_values(holding, n, preset)) * 4 // 5
+        nxt = next((lv for lv in range(standing + 1, len(nb.LADDER)) if nb.is_point_level(lv)),
+                   None)
+        pb = 0.0 if nxt is None else 1.0 / (1.0 + math.exp(-(est - nb.LADDER[nxt] + 0.5) / tau))
+        p = pb if action == nxt else (1.0 - pb if action == -1 else 0.0)
+    return eps + (1.0 - 2.0 * eps) * p
+
+
+def _auction_loglik(auction, ahands, me, open_cards, n, preset, tau, eps):
+    """The auction's log likelihood, replayed turn by turn in plain Python."""
+    import naive_boonaken as nb
+    standing, in_mis, ll = -1, set(), 0.0
+    for q, a in auction:
+        if q != me:
+            ll += math.log(_soft_action_prob(ahands[q], open_cards, standing, q in in_mis, a,
+                                             n, preset, tau, eps))
+        if a == -1:
+            continue
+        if a == nb.MISERE and standing == nb.MISERE and q not in in_mis:
+            in_mis.add(q)
+        else:
+            standing, in_mis = a, ({q} if a == nb.MISERE else set())
+    return ll
+
+
+def _strong_states(n, preset, deals, seed, policies=("0=strong",)):
+    res = _run(n, preset, deals, seed, policies, record=True)
+    for i, rec in enumerate(boonaken_records(res)):
+        if rec["void"]:
+            continue
+        for state, _ in positions_from_record(rec):
+            yield i, rec, state
+
+
+@pytest.mark.parametrize("preset,n", [("seed", 4), ("seed", 2), ("pagat", 3), ("leimuiden", 5)])
+def test_auction_weights_agree_with_python_and_worlds_fit_what_was_seen(preset, n):
+    """For sampled decisions: every candidate world deals only cards the player cannot see,
+    at the hands' sizes, the declarer keeping the table cards it took; every auction hand
+    is 6 cards of the world's hand plus the cards played (less, seed, as many cards as were
+    drawn, never one played before its draw could have come, nor an open table card); and
+    the kernel's log weight equals the plain Python replay of the auction."""
+    from fastsim.boonaken_strong_nb import AUCTION_EPS, AUCTION_TAU
+    from fastsim.boonaken_schema import LADDER as LAD
+    checked, distinct = 0, 0
+    for i, rec, st in _strong_states(n, preset, 8, 11):
+        if st.t == 0 and not st.current and st.position != st.decl:
+            continue
+        assert [lv for _, lv in st.auction] == \
+            [-1 if a == "pass" else LAD.index(a) for _, a in rec["auction"]] and st.auction
+        cand, ah, logw = st.strong_worlds(6, seed=11, deal=i)
+        me, sizes = st.position, st.sizes()
+        a = st.kernel_args()
+        seen = st.hand | st.played | st.sim_known
+        draws = st.draws
+        for w in range(6):
+            world = [int(x) for x in cand[w]]
+            for q in range(n):
+                if q == me:
+                    continue
+                assert world[q] & seen & ~(st.sim_pinned if q == st.decl else 0) == 0
+                assert bin(world[q]).count("1") == sizes[q]
+                for r in range(q + 1, n + 1):
+                    if r != me:
+                        assert world[q] & world[r] == 0
+                if q == st.decl:
+                    assert world[q] & st.sim_pinned & ~st.played == st.sim_pinned & ~st.played
+                h = int(ah[w, q])
+                mine = world[q] | st.played_by[q]
+                assert h & ~mine == 0 and bin(h).count("1") == 6
+                gone = mine & ~h
+                assert bin(gone).count("1") == draws
+                assert gone & st.open == 0
+                for c in _bits(gone):       # a drawn card was played after the first draw
+                    assert a["played_at"][c] < 0 or a["played_at"][c] >= 1
+                for c in _bits(st.played_by[q]):
+                    if a["played_at"][c] == 0:
+                        assert h >> c & 1
+            want = _auction_loglik(st.auction, [int(x) for x in ah[w]], me, _bits(st.open), n,
+                                   preset, AUCTION_TAU, AUCTION_EPS)
+            assert logw[w] == pytest.approx(want, rel=1e-12, abs=1e-12)
+            checked += 1
+        distinct += len(set(np.round(logw, 9))) > 1
+    assert checked > 50 and distinct > 3
+
+
+def test_no_auction_means_equal_weights_and_weights_steer_the_worlds():
+    """Without an auction every candidate weighs the same; with it, a declarer's high bid
+    makes its candidate hands stronger on average than the unweighted ones (the weights
+    really point somewhere)."""
+    from fastsim.boonaken_nb import best_trump_nb
+    gain, count = 0.0, 0
+    for i, rec, st in _strong_states(4, "seed", 30, 3, ("0=strong", "1=strong", "2=strong",
+                                                        "3=strong")):
+        if st.position == st.decl or st.contract != 0 or st.t > 1 or st.current:
+            continue
+        bare = copy_state(st)
+        bare.auction = ()
+        cand0, ah0, l0 = bare.strong_worlds(40, seed=3, deal=i)
+        assert (l0 == 0).all()
+        cand, ah, logw = st.strong_worlds(40, seed=3, deal=i)
+        assert np.array_equal(cand, cand0)          # the same candidates, only weighed
+        w = np.exp(logw - logw.max())
+        w /= w.sum()
+        vals = np.array([best_trump_nb(np.int64(h | st.open), 4, 0)[1] for h in ah[:, st.decl]],
+                        dtype=float)
+        gain += float((w * vals).sum() - vals.mean())
+        count += 1
+    assert count >= 5 and gain / count > 0
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_strong_reproducible_for_any_chunking(preset):
+    a = _run(4, preset, 24, 8, ("0=strong", "1=strong"), threads=1)
+    pol = parse_seat_policies(4, "heuristic", ("0=strong", "1=strong"))
+    b = bo.simulate(bo.build_rules(4, preset), 24, seed=8, policies=pol, threads=2, chunk=5,
+                    worlds=2)
+    for k in a.deals:
+        assert np.array_equal(a.deals[k], b.deals[k]), k
