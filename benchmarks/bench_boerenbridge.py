@@ -12,7 +12,6 @@ Measures, everything included (deal, bids, play, scoring, result arrays):
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -20,6 +19,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import machine  # noqa: E402  (benchmarks/machine.py)
 sys.path.insert(0, str(ROOT))
 
 
@@ -48,16 +49,6 @@ def cli_wall(cache_dir):
     return time.perf_counter() - t
 
 
-def machine():
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def main():

@@ -20,7 +20,6 @@ child and the Dask worker processes it started). Measured:
 import argparse
 import json
 import os
-import platform
 import re
 import shutil
 import subprocess
@@ -30,21 +29,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import machine as _machine  # noqa: E402  (benchmarks/machine.py)
 BASE = ["simulate", "boerenbridge", "--players", "4", "--hand-size", "8", "--seed", "1",
         "--no-progress"]
 
 
+
 def machine():
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    return f"{cpu}, {os.cpu_count()} cores, {mem:.0f} GiB, Python {platform.python_version()}"
+    return _machine(memory=True)
 
 
 def troef(*args):

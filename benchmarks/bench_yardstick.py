@@ -12,27 +12,17 @@ Both are compiled and warmed first; then troef and yardstick runs alternate, bes
 """
 import argparse
 import importlib.util
-import os
-import platform
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import machine  # noqa: E402  (benchmarks/machine.py)
 sys.path.insert(0, str(ROOT))
 DEFAULT_YARDSTICK = ROOT.parent / "shared" / "yardsticks" / "ref_boerenbridge.py"
 
 
-def machine():
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def load_yardstick(path):
