@@ -34,7 +34,7 @@ from fastsim.boonaken_schema import (BOONAAK, CONTRACT_BOONAAK, CONTRACT_MISERE,
                                      table_layout)
 from fastsim.cards import SUITS, CardError, card_str, codes_of, parse_card, parse_cards
 
-from .agents import _Agents, _dkey
+from .agents import _Agents, _DecisionBeforePlay, _dkey
 from .boonaken_play import BoonakenDeal, BoonakenInfoState, _bits
 
 __all__ = ["BoonakenBidState", "BoonakenExchangeState", "BoonakenTrumpState",
@@ -62,8 +62,9 @@ def level_str(level):
     return "pass" if level < 0 else str(LADDER[level])
 
 
-class _Before:
-    """What the auction, exchange and trump states share."""
+class _Before(_DecisionBeforePlay):
+    """What the auction, exchange and trump states share (besides what every state before
+    the play shares: the player to move is the state's own position, ``hand_cards``)."""
     __slots__ = ()
     game = "boonaken"
 
@@ -74,18 +75,6 @@ class _Before:
     @property
     def preset(self):
         return self.rules.preset_id
-
-    @property
-    def to_move(self):
-        return self.position
-
-    @property
-    def is_terminal(self):
-        return False
-
-    @property
-    def hand_cards(self):
-        return codes_of(self.hand)
 
     @property
     def open_cards(self):
@@ -569,18 +558,12 @@ def simulate_boonaken(rules, n_deals, seed=0, policies=None, start=0, record=Fal
     built-in and user policies. (A deal where everyone passed holds only what the engine
     defines for it: the auction, the table, no contract.)"""
     from fastsim import boonaken as bo
-    from fastsim import boonaken_nb as nb
     pol = np.asarray(policies, dtype=np.int8)
     n, dealer = rules.players, rules.first_dealer
     base = bo.simulate(rules, 0, seed=seed, policies=np.full(n, POLICIES["heuristic"]),
                        start=start, record=record, threads=threads)
     rows = n_deals if record else 1
-    d = {"info": np.zeros((n_deals, nb.N_INFO), dtype=np.int64),
-         "hands": np.zeros((n_deals, n), dtype=np.int64),
-         "misere": np.full((n_deals, 5), -1, dtype=np.int64),
-         "tricks": np.zeros((n_deals, n), dtype=np.int64),
-         "card_points": np.zeros((n_deals, n), dtype=np.int64),
-         "result": np.full((n_deals, n), -1, dtype=np.int64)}
+    d = bo.deal_arrays(n_deals, n)
     play = None
     if record:
         from fastsim.boonaken_schema import MAX_TRICKS

@@ -52,6 +52,17 @@ def _check(rules, policies, n):
     return policies
 
 
+def deal_arrays(n_deals, n):
+    """The per-deal result arrays of ``n_deals`` deals among ``n`` players, as
+    :func:`simulate` returns them in ``Result.deals`` (before filling)."""
+    return {"info": np.zeros((n_deals, nb.N_INFO), dtype=np.int64),
+            "hands": np.zeros((n_deals, n), dtype=np.int64),
+            "misere": np.full((n_deals, 5), -1, dtype=np.int64),
+            "tricks": np.zeros((n_deals, n), dtype=np.int64),
+            "card_points": np.zeros((n_deals, n), dtype=np.int64),
+            "result": np.full((n_deals, n), -1, dtype=np.int64)}
+
+
 def simulate(rules, n_deals, seed=0, policies=None, threads=None, chunk=None, start=0,
              record=False, worlds=PIMC_WORLDS):
     """Independent deals (the dealer fixed at ``rules.first_dealer``)."""
@@ -61,12 +72,7 @@ def simulate(rules, n_deals, seed=0, policies=None, threads=None, chunk=None, st
     if chunk is None:
         chunk = auto_chunk(n_deals, 256, threads)
     n = rules.players
-    d = {"info": np.zeros((n_deals, nb.N_INFO), dtype=np.int64),
-         "hands": np.zeros((n_deals, n), dtype=np.int64),
-         "misere": np.full((n_deals, 5), -1, dtype=np.int64),
-         "tricks": np.zeros((n_deals, n), dtype=np.int64),
-         "card_points": np.zeros((n_deals, n), dtype=np.int64),
-         "result": np.full((n_deals, n), -1, dtype=np.int64)}
+    d = deal_arrays(n_deals, n)
     rows = n_deals if record else 1
     play = {"auction": np.full((rows, MAX_AUCTION, 2), -2, dtype=np.int64),
             "cards": np.full((rows, MAX_TRICKS, 5), -1, dtype=np.int64),
