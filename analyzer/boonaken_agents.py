@@ -515,7 +515,7 @@ def play_deal(rules, codes, seed, deal, worlds, rec=None):
     stock = [int(c) for c in deck[rest_at:]] if preset == PRESET_SEED else ()
     d = BoonakenDeal(rules, start, decl, (contract, bid if contract == CONTRACT_POINTS else 0),
                      trump_arg, open_m, stock, taken, disc, mis[1:], None, taken,
-                     table_blind)
+                     table_blind, auction=auction)
 
     # ---- play
     while not d.is_terminal:
