@@ -5,7 +5,8 @@
 Each run is a fresh process (`python cli.py play …`, as a user runs `troef play`), after one
 warm-up run that fills the kernel cache. For scale it also times a bare `import numba` and
 the first call of a trivial cached numba kernel (numba's own start-up, which every command
-that runs a kernel pays). Goal (issue: decision interface): Boerenbridge under 0.5 s, the
+that runs a kernel pays), with and without numba's BLAS probe (which imports scipy when it
+is installed; troef skips it, see fastsim/_startup.py). Goal (issue: decision interface): Boerenbridge under 0.5 s, the
 other games under 1 s.
 """
 import argparse
@@ -53,10 +54,13 @@ def main():
             def f(x):
                 return x + 1
         """))
-        env = dict(os.environ, PYTHONPATH=d)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([d, str(ROOT)]))
         wall([py, "-c", "import k; k.f(1)"], env)
+        skip = "from fastsim._startup import skip_blas_probe; skip_blas_probe(); "
         for label, cmd in (("python -c 'import numba'", [py, "-c", "import numba"]),
-                           ("numba + one cached trivial kernel", [py, "-c", "import k; k.f(1)"])):
+                           ("numba + one cached trivial kernel", [py, "-c", "import k; k.f(1)"]),
+                           ("the same, BLAS probe skipped (troef)",
+                            [py, "-c", skip + "import k; k.f(1)"])):
             ts = [wall(cmd, env) for _ in range(a.repeats)]
             print(f"{label:<36} {statistics.median(ts):.2f} s ({min(ts):.2f}–{max(ts):.2f})")
     for game, args in PLAYS.items():
