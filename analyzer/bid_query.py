@@ -9,7 +9,7 @@ distribution. numpy only: an interactive query does not import pandas.
 import numpy as np
 
 
-from fastsim import boerenbridge_nb as nb
+from fastsim import boerenbridge as engine
 from fastsim.boerenbridge_schema import PIMC_WORLDS, POLICIES, SCORING, RulesError, build_rules
 from fastsim.cards import CardError, card_str, mask_of, parse_card, parse_cards, suit_str
 from .evidence import (NA, check_bid_model, bid_slope, describe_model, draw_weights, gate_ci,
@@ -85,12 +85,10 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=Non
     blind = bool(rules.blind_one_card)
 
     def weigh(start, count):
-        lw = np.zeros(count, dtype=np.float64)
-        u = np.zeros(count, dtype=np.float64)
         if condition:
-            nb.bid_weights_nb(seed_u, n, h, position, unseen, given_arr, trump, blind,
-                              np.float64(lam), np.int64(start), np.int64(count), lw, u)
-        return lw, u
+            return engine.bid_weights(seed_u, n, h, position, unseen, given_arr, trump, blind,
+                                      np.float64(lam), np.int64(start), int(count))
+        return np.zeros(count, dtype=np.float64), np.zeros(count, dtype=np.float64)
 
     budget = samples * MAX_DRAW_FACTOR if condition else samples
     logw, u = draw_weights(weigh, samples, budget)
@@ -107,7 +105,7 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=Non
     deals = deals.astype(np.int64)
     # in slices, for the progress bar (every deal is played from its own key, so the
     # slicing changes nothing)
-    sliced(m, "deal", lambda z: nb.bid_query_nb(
+    sliced(m, "deal", lambda z: engine.bid_query(
         seed_u, n, h, position, np.int64(mask_of(codes)), turned, trump, unseen, given_arr,
         pol, SCORING[rules.scoring], rules.bauer_bonus, rules.dealer_rule,
         rules.blind_one_card, np.int64(check_worlds(worlds)), deals[z], np.int64(CHUNK),

@@ -5,7 +5,7 @@ every run when no cache folder is writable; see :mod:`fastsim._cache`), which ta
 seconds. The front end calls :func:`install` once at start; from then on the first real
 compilation in the process prints one line on ``stderr``, e.g.::
 
-    troef: compiling the simulation kernels once (about 20-40 s; later runs start at once) ...
+    troef: compiling the simulation kernels once (seconds, up to a minute for the search policies; later runs start at once) ...
 
 and :func:`seconds_compiling` tells how long the process has spent getting kernels ready
 (compiling or loading them from the cache), so that a throughput figure can leave it out::
@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 
-ESTIMATE = "about 20-40 s"
+ESTIMATE = "seconds, up to a minute for the search policies"
 
 _lock = threading.Lock()
 _local = threading.local()

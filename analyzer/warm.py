@@ -33,6 +33,11 @@ COMMANDS = [
     ["simulate", "boerenbridge", "--games", "2", "--out", "{tmp}/bb_ds"],
     ["bid", "boerenbridge", "--hand", BB_HAND, "--trump-card", "2H", "--position", "0",
      "--samples", "20"],
+    # the weights of earlier bids, and the others by pimc (its own compiled path)
+    ["bid", "boerenbridge", "--hand", BB_HAND, "--trump-card", "2H", "--position", "3",
+     "--bids-before", "1,1,1", "--samples", "20"],
+    ["bid", "boerenbridge", "--hand", BB_HAND, "--trump-card", "2H", "--position", "0",
+     "--policy", "pimc", "--worlds", "2", "--samples", "4"],
     ["simulate", "bonken", "--games", "1", "--out", "{tmp}/bk.parquet"],
     ["simulate", "bonken", "--contract", "domino", "--deals", "10"],
     ["contract", "bonken", "--hand", "AS KS 7H 2C QD 9D 3S 4H 5H 6H 8C 9C TC", "--samples", "10"],

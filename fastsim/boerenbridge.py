@@ -1,7 +1,9 @@
 """Boerenbridge: the thin Python front of the compiled engine.
 
 Validates the set-up (:func:`fastsim.boerenbridge_schema.build_rules`), allocates the
-result arrays of the schema and calls :func:`fastsim.boerenbridge_nb.run_games_nb`.
+result arrays of the schema and runs :func:`fastsim.boerenbridge_nb.games_chunk_nb` over the
+chunks on parallel threads (:func:`fastsim.common.run_chunks`); :func:`bid_weights` and
+:func:`bid_query` do the same for the bid query's kernels.
 """
 from dataclasses import dataclass
 
@@ -11,8 +13,8 @@ import numpy as np
 from . import boerenbridge_nb as nb
 from .boerenbridge_schema import (DEAL_COLUMNS, GAME_COLUMNS, PIMC_WORLDS, SCORING, Rules,
                                   RulesError, build_rules, parse_seat_policies)
-from .common import auto_chunk
-from .rng import check_seed
+from .common import POLICY_HEURISTIC, auto_chunk, run_chunks
+from .rng import check_seed, run_key
 
 DEFAULT_CHUNK = 2048
 
@@ -86,20 +88,52 @@ def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=None,
         r_lead = np.zeros((1, 1), dtype=np.int8)
         r_win = np.zeros((1, 1), dtype=np.int8)
     if n_games:
-        nb.run_games_nb(
-            seed_u, n, np.asarray(rules.schedule, dtype=np.int64),
-            np.asarray(rules.notrump, dtype=np.bool_), rules.first_dealer, policies,
-            SCORING[rules.scoring], rules.bauer_bonus, rules.dealer_rule, rules.blind_one_card,
-            np.int64(worlds), np.int64(game_start), np.int64(n_games), np.int64(chunk),
-            deals["deal"], deals["game"], deals["deal_no"], deals["hand_size"],
-            deals["dealer"], deals["trump_card"], deals["trump"], deals["forbidden"],
-            deals["hands"], deals["bids"], deals["tricks"], deals["scores"],
-            games["totals"], games["exact"], games["best"], games["winners"],
-            record, r_cards, r_lead, r_win)
+        rkey = run_key(seed_u)
+        search = None if not record and (policies == POLICY_HEURISTIC).all() else True
+        args = (n, np.asarray(rules.schedule, dtype=np.int64),
+                np.asarray(rules.notrump, dtype=np.bool_), rules.first_dealer, policies,
+                SCORING[rules.scoring], rules.bauer_bonus, rules.dealer_rule,
+                rules.blind_one_card, np.int64(worlds), np.int64(game_start),
+                np.int64(n_games), np.int64(chunk),
+                deals["deal"], deals["game"], deals["deal_no"], deals["hand_size"],
+                deals["dealer"], deals["trump_card"], deals["trump"], deals["forbidden"],
+                deals["hands"], deals["bids"], deals["tricks"], deals["scores"],
+                games["totals"], games["exact"], games["best"], games["winners"],
+                record, r_cards, r_lead, r_win, search)
+        run_chunks(-(-n_games // chunk), lambda ci: nb.games_chunk_nb(rkey, ci, *args),
+                   nb.games_chunk_nb)
     play = {"cards": r_cards, "leader": r_lead, "winner": r_win} if record else None
     return Result(rules=rules, policies=policies, seed=int(seed), deals=deals, games=games,
                   play=play)
 
 
-__all__ = ["Result", "simulate", "build_rules", "parse_seat_policies", "set_threads",
+
+BID_WEIGHT_SLICE = 4096        # deals per parallel slice of bid_weights (results never depend on it)
+
+
+def bid_weights(seed_u, n, h, my_pos, unseen, given, trump, blind, lam, start, count):
+    """(log weights, thinning uniforms) of deals ``start .. start+count``: see
+    :func:`fastsim.boerenbridge_nb.bid_weights_nb`."""
+    lw = np.empty(count, dtype=np.float64)
+    u = np.empty(count, dtype=np.float64)
+    rkey = run_key(seed_u)
+    k = BID_WEIGHT_SLICE
+    run_chunks(-(-count // k), lambda ci: nb.bid_weights_nb(
+        rkey, ci * k, min(ci * k + k, count), n, h, my_pos, unseen, given, trump, blind,
+        lam, start, lw, u), nb.bid_weights_nb)
+    return lw, u
+
+
+def bid_query(seed_u, n, h, my_pos, my_hand, turned, trump, unseen, given, others_pol, scoring,
+              bauer, dealer_rule, blind, worlds, deals, chunk, out_tricks, out_scores):
+    """Play the bid query's sampled deals: see :func:`fastsim.boerenbridge_nb.bid_query_nb`."""
+    from .common import POLICY_HEURISTIC as H
+    rkey = run_key(seed_u)
+    search = None if others_pol == H else True
+    run_chunks(-(-len(deals) // chunk), lambda ci: nb.bid_query_nb(
+        rkey, ci, n, h, my_pos, my_hand, turned, trump, unseen, given, others_pol, scoring,
+        bauer, dealer_rule, blind, worlds, deals, chunk, out_tricks, out_scores, search),
+        nb.bid_query_nb)
+
+__all__ = ["Result", "simulate", "bid_weights", "bid_query", "build_rules", "parse_seat_policies", "set_threads",
            "RulesError"]

@@ -335,6 +335,27 @@ def policy_card_nb(pol, dkey, n, h, p, hand, legal, turned, trump, played, bids,
 
 # ----------------------------------------------------------------------------- one deal
 
+@njit(cache=True, inline="always")
+def open_deal_nb(dkey, n, h, notrump, deck, hands, bids):
+    """Deal, turn the trump card and leave every bid to the policies: (turned, trump)."""
+    turned = deal_hands_nb(dkey, n, h, deck, hands)
+    trump = np.int64(-1) if notrump else turned >> 4
+    for p in range(n):
+        bids[p] = -1
+    return turned, trump
+
+
+@njit(cache=True)
+def play_deal_heuristic_nb(dkey, n, h, notrump, scoring, bauer, dealer_rule, blind, deck, hands,
+                           bids, won, scores):
+    """:func:`play_deal_nb` with the heuristic in every position and nothing recorded. A run
+    that needs only this compiles no search policy (a cold start of seconds, not tens)."""
+    turned, trump = open_deal_nb(dkey, n, h, notrump, deck, hands, bids)
+    forbidden = heuristic_bid_play_nb(n, h, hands, turned, trump, scoring, bauer, dealer_rule,
+                                      blind, deck, bids, won, scores)
+    return turned, trump, forbidden
+
+
 @njit(cache=True)
 def play_deal_nb(dkey, n, h, notrump, pol, scoring, bauer, dealer_rule, blind, worlds,
                  deck, hands, bids, won, scores, rec_cards, rec_lead, rec_win, record):
@@ -344,10 +365,7 @@ def play_deal_nb(dkey, n, h, notrump, pol, scoring, bauer, dealer_rule, blind, w
     ``scores``; with ``record`` also the play (cards per trick in play order, leader and
     winner positions). Returns (turned card, trump suit or -1, forbidden bid or -1).
     """
-    turned = deal_hands_nb(dkey, n, h, deck, hands)
-    trump = np.int64(-1) if notrump else turned >> 4
-    for p in range(n):
-        bids[p] = -1  # every bid by policy
+    turned, trump = open_deal_nb(dkey, n, h, notrump, deck, hands, bids)
     forbidden = bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer,
                             dealer_rule, blind, worlds, deck, bids, won, scores,
                             rec_cards, rec_lead, rec_win, record)
@@ -500,103 +518,109 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_ru
 
 # ----------------------------------------------------------------------------- games
 
-@njit(cache=True, parallel=True)
-def run_games_nb(seed, n, schedule, notrump, first_dealer, seat_pol, scoring, bauer,
-                 dealer_rule, blind, worlds, game_start, n_games, chunk,
-                 o_deal, o_game, o_dealno, o_hsize, o_dealer, o_tcard, o_trump, o_forb,
-                 o_hands, o_bids, o_tricks, o_scores,
-                 g_totals, g_exact, g_best, g_winners,
-                 record, r_cards, r_lead, r_win):
-    """Play ``n_games`` games of ``schedule`` (games ``game_start`` ..), in parallel over
-    chunks of ``chunk`` games. Row ``r = g * K + k`` of the deal arrays is deal ``k`` of
-    game ``g``; per-seat columns are indexed by seat. The result depends only on the
-    seed and the global deal index, never on the chunking or thread count."""
-    rkey = run_key_nb(seed)
+@njit(cache=True, nogil=True)
+def games_chunk_nb(rkey, ci, n, schedule, notrump, first_dealer, seat_pol, scoring, bauer,
+                   dealer_rule, blind, worlds, game_start, n_games, chunk,
+                   o_deal, o_game, o_dealno, o_hsize, o_dealer, o_tcard, o_trump, o_forb,
+                   o_hands, o_bids, o_tricks, o_scores,
+                   g_totals, g_exact, g_best, g_winners,
+                   record, r_cards, r_lead, r_win, search):
+    """Play games ``ci * chunk`` .. of ``schedule`` (the games ``game_start + g``; ``rkey``
+    from :func:`run_key_nb` of the seed). Row ``r = g * K + k`` of the deal arrays is deal
+    ``k`` of game ``g``; per-seat columns are indexed by seat. The result depends only on
+    the seed and the global deal index, never on the chunking or thread count
+    (:func:`fastsim.boerenbridge.simulate` runs the chunks on parallel threads).
+
+    ``search``: ``None`` when every seat plays the heuristic and nothing is recorded (numba
+    then prunes the policy dispatch at compile time, so only the heuristic path is
+    compiled: a first run in seconds, not tens), else ``True``."""
     K = schedule.shape[0]
-    n_chunks = (n_games + chunk - 1) // chunk
-    for ci in prange(n_chunks):
-        deck = np.empty(52, dtype=np.int64)
-        hands = np.empty(MAX_SEATS, dtype=np.int64)
-        bids = np.empty(MAX_SEATS, dtype=np.int64)
-        won = np.empty(MAX_SEATS, dtype=np.int64)
-        scores = np.empty(MAX_SEATS, dtype=np.int64)
-        pol = np.empty(MAX_SEATS, dtype=np.int64)
-        exact = np.empty(MAX_SEATS, dtype=np.int64)
-        best = np.empty(MAX_SEATS, dtype=np.int64)
-        total = np.empty(MAX_SEATS, dtype=np.int64)
-        g_end = min((ci + 1) * chunk, n_games)
-        for g in range(ci * chunk, g_end):
-            for s in range(n):
-                exact[s] = 0
-                best[s] = -(1 << 30)
-                total[s] = 0
-            for k in range(K):
-                r = g * K + k
-                deal = (game_start + g) * K + k
-                dealer = (first_dealer + k) % n
-                for p in range(n):
-                    s = dealer + 1 + p    # the seat of position p (no division per seat)
-                    if s >= n:
-                        s -= n
-                    pol[p] = seat_pol[s]
-                h = schedule[k]
-                dkey = deal_key_nb(rkey, deal)
-                if record:
-                    turned, trump, forb = play_deal_nb(
-                        dkey, n, h, notrump[k], pol, scoring, bauer, dealer_rule, blind, worlds,
-                        deck, hands, bids, won, scores, r_cards[r], r_lead[r], r_win[r], True)
-                else:
-                    turned, trump, forb = play_deal_nb(
-                        dkey, n, h, notrump[k], pol, scoring, bauer, dealer_rule, blind, worlds,
-                        deck, hands, bids, won, scores, r_cards[0], r_lead[0], r_win[0], False)
-                o_deal[r] = deal
-                o_game[r] = game_start + g
-                o_dealno[r] = k
-                o_hsize[r] = h
-                o_dealer[r] = dealer
-                o_tcard[r] = turned
-                o_trump[r] = trump
-                o_forb[r] = forb
-                for p in range(n):
-                    s = dealer + 1 + p
-                    if s >= n:
-                        s -= n
-                    o_hands[r, s] = hands[p]
-                    o_bids[r, s] = bids[p]
-                    o_tricks[r, s] = won[p]
-                    o_scores[r, s] = scores[p]
-                    total[s] += scores[p]
-                    if won[p] == bids[p]:
-                        exact[s] += 1
-                    if scores[p] > best[s]:
-                        best[s] = scores[p]
-            # winner: total, then exact bids, then best single deal; ties share
-            top = 0
-            for s in range(1, n):
-                if (total[s], exact[s], best[s]) > (total[top], exact[top], best[top]):
-                    top = s
-            for s in range(n):
-                g_totals[g, s] = total[s]
-                g_exact[g, s] = exact[s]
-                g_best[g, s] = best[s]
-                g_winners[g, s] = (total[s] == total[top] and exact[s] == exact[top]
-                                   and best[s] == best[top])
+    deck = np.empty(52, dtype=np.int64)
+    hands = np.empty(MAX_SEATS, dtype=np.int64)
+    bids = np.empty(MAX_SEATS, dtype=np.int64)
+    won = np.empty(MAX_SEATS, dtype=np.int64)
+    scores = np.empty(MAX_SEATS, dtype=np.int64)
+    pol = np.empty(MAX_SEATS, dtype=np.int64)
+    exact = np.empty(MAX_SEATS, dtype=np.int64)
+    best = np.empty(MAX_SEATS, dtype=np.int64)
+    total = np.empty(MAX_SEATS, dtype=np.int64)
+    g_end = min((ci + 1) * chunk, n_games)
+    for g in range(ci * chunk, g_end):
+        for s in range(n):
+            exact[s] = 0
+            best[s] = -(1 << 30)
+            total[s] = 0
+        for k in range(K):
+            r = g * K + k
+            deal = (game_start + g) * K + k
+            dealer = (first_dealer + k) % n
+            for p in range(n):
+                s = dealer + 1 + p    # the seat of position p (no division per seat)
+                if s >= n:
+                    s -= n
+                pol[p] = seat_pol[s]
+            h = schedule[k]
+            dkey = deal_key_nb(rkey, deal)
+            if search is None:
+                turned, trump, forb = play_deal_heuristic_nb(
+                    dkey, n, h, notrump[k], scoring, bauer, dealer_rule, blind, deck, hands,
+                    bids, won, scores)
+            elif record:
+                turned, trump, forb = play_deal_nb(
+                    dkey, n, h, notrump[k], pol, scoring, bauer, dealer_rule, blind, worlds,
+                    deck, hands, bids, won, scores, r_cards[r], r_lead[r], r_win[r], True)
+            else:
+                turned, trump, forb = play_deal_nb(
+                    dkey, n, h, notrump[k], pol, scoring, bauer, dealer_rule, blind, worlds,
+                    deck, hands, bids, won, scores, r_cards[0], r_lead[0], r_win[0], False)
+            o_deal[r] = deal
+            o_game[r] = game_start + g
+            o_dealno[r] = k
+            o_hsize[r] = h
+            o_dealer[r] = dealer
+            o_tcard[r] = turned
+            o_trump[r] = trump
+            o_forb[r] = forb
+            for p in range(n):
+                s = dealer + 1 + p
+                if s >= n:
+                    s -= n
+                o_hands[r, s] = hands[p]
+                o_bids[r, s] = bids[p]
+                o_tricks[r, s] = won[p]
+                o_scores[r, s] = scores[p]
+                total[s] += scores[p]
+                if won[p] == bids[p]:
+                    exact[s] += 1
+                if scores[p] > best[s]:
+                    best[s] = scores[p]
+        # winner: total, then exact bids, then best single deal; ties share
+        top = 0
+        for s in range(1, n):
+            if (total[s], exact[s], best[s]) > (total[top], exact[top], best[top]):
+                top = s
+        for s in range(n):
+            g_totals[g, s] = total[s]
+            g_exact[g, s] = exact[s]
+            g_best[g, s] = best[s]
+            g_winners[g, s] = (total[s] == total[top] and exact[s] == exact[top]
+                               and best[s] == best[top])
 
 
 # ----------------------------------------------------------------------------- bid query
 
-@njit(cache=True, parallel=True)
-def bid_weights_nb(seed, n, h, my_pos, unseen, given, trump, blind, lam, start, count,
+@njit(cache=True, nogil=True)
+def bid_weights_nb(rkey, lo, hi, n, h, my_pos, unseen, given, trump, blind, lam, start,
                    out_logw, out_u):
-    """The bid query's importance weights of deals ``start .. start+count``: the log
+    """The bid query's importance weights of deals ``start + i`` for ``i`` in ``lo .. hi``
+    (``out_*[i]``; :func:`fastsim.boerenbridge.bid_weights` runs the slices in parallel): the log
     likelihood of the earlier bids ``given[:my_pos]`` when positions ``0..my_pos-1`` hold
     the sampled hands, under the soft heuristic bidder with slope ``lam``
     (:func:`fastsim.bidmodel_nb.bid_loglik_nb`; ``inf``: the exact heuristic, 0 or −inf),
     and each deal's thinning uniform ``out_u``. Deals exactly as :func:`bid_query_nb`
     (only the cards of the earlier positions are drawn: a prefix of the same shuffle)."""
-    rkey = run_key_nb(seed)
     U = unseen.shape[0]
-    for i in prange(count):
+    for i in range(lo, hi):
         dkey = deal_key_nb(rkey, start + i)
         deck = unseen.copy()
         shuffle_nb(dkey, 0, deck, 0, my_pos * h, U)
@@ -615,12 +639,16 @@ def bid_weights_nb(seed, n, h, my_pos, unseen, given, trump, blind, lam, start, 
         out_u[i] = uniform_nb(rand_nb(dkey, CTR_THIN))
 
 
-@njit(cache=True, parallel=True)
-def bid_query_nb(seed, n, h, my_pos, my_hand, turned, trump, unseen, given,
+@njit(cache=True, nogil=True)
+def bid_query_nb(rkey, ci, n, h, my_pos, my_hand, turned, trump, unseen, given,
                  others_pol, scoring, bauer, dealer_rule, blind, worlds, deals, chunk,
-                 out_tricks, out_scores):
-    """Play the sampled deals ``deals[i]`` (deal indices of the run ``seed``) once per
-    candidate bid 0..h for the player at ``my_pos`` (common random numbers across bids).
+                 out_tricks, out_scores, search):
+    """Play the sampled deals ``deals[i]`` of chunk ``ci`` (``i`` in ``ci * chunk ..``; deal
+    indices of the run whose key is ``rkey``; :func:`fastsim.boerenbridge.bid_query` runs
+    the chunks in parallel) once per candidate bid 0..h for the player at ``my_pos``
+    (common random numbers across bids). ``search``: ``None`` when the others play the
+    heuristic (only the heuristic path is compiled then, as in :func:`games_chunk_nb`),
+    else ``True``.
 
     ``unseen``: codes of the cards not in my hand and not turned; deal ``d`` deals them (a
     partial Fisher–Yates on counters 0..) to the other positions in order. ``given``: the
@@ -629,47 +657,49 @@ def bid_query_nb(seed, n, h, my_pos, my_hand, turned, trump, unseen, given,
     ``out_scores[i, b]`` are my tricks and score when I bid ``b`` and play the heuristic
     aimed at ``b``, the others bidding and playing ``others_pol``.
     """
-    rkey = run_key_nb(seed)
     U = unseen.shape[0]
     m = (n - 1) * h
     count = deals.shape[0]
-    n_chunks = (count + chunk - 1) // chunk
-    for ci in prange(n_chunks):
-        deck = np.empty(U, dtype=np.int64)
-        hands = np.empty(MAX_SEATS, dtype=np.int64)
-        cur = np.empty(4 * MAX_SEATS, dtype=np.int64)
-        bids = np.empty(MAX_SEATS, dtype=np.int64)
-        won = np.empty(MAX_SEATS, dtype=np.int64)
-        scores = np.empty(MAX_SEATS, dtype=np.int64)
-        pol = np.empty(MAX_SEATS, dtype=np.int64)
-        dummy3 = np.empty((1, 1), dtype=np.int8)
-        dummy2 = np.empty(1, dtype=np.int8)
-        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
-            dkey = deal_key_nb(rkey, deals[i])
-            deck[:] = unseen
-            shuffle_nb(dkey, 0, deck, 0, m, U)
-            q = 0
+    deck = np.empty(U, dtype=np.int64)
+    hands = np.empty(MAX_SEATS, dtype=np.int64)
+    cur = np.empty(4 * MAX_SEATS, dtype=np.int64)
+    bids = np.empty(MAX_SEATS, dtype=np.int64)
+    won = np.empty(MAX_SEATS, dtype=np.int64)
+    scores = np.empty(MAX_SEATS, dtype=np.int64)
+    pol = np.empty(MAX_SEATS, dtype=np.int64)
+    dummy3 = np.empty((1, 1), dtype=np.int8)
+    dummy2 = np.empty(1, dtype=np.int8)
+    for i in range(ci * chunk, min((ci + 1) * chunk, count)):
+        dkey = deal_key_nb(rkey, deals[i])
+        for j in range(U):     # a loop, not ``deck[:] = unseen`` (see shuffle_prefix_nb)
+            deck[j] = unseen[j]
+        shuffle_nb(dkey, 0, deck, 0, m, U)
+        q = 0
+        for p in range(n):
+            if p == my_pos:
+                hands[p] = my_hand
+                continue
+            hm = np.int64(0)
+            for k in range(q * h, (q + 1) * h):
+                hm |= np.int64(1) << deck[k]
+            hands[p] = hm
+            q += 1
+        for p in range(n):
+            pol[p] = others_pol
+        pol[my_pos] = POLICY_HEURISTIC  # play aimed at my bid
+        for b in range(h + 1):
             for p in range(n):
-                if p == my_pos:
-                    hands[p] = my_hand
-                    continue
-                hm = np.int64(0)
-                for k in range(q * h, (q + 1) * h):
-                    hm |= np.int64(1) << deck[k]
-                hands[p] = hm
-                q += 1
-            for p in range(n):
-                pol[p] = others_pol
-            pol[my_pos] = POLICY_HEURISTIC  # play aimed at my bid
-            for b in range(h + 1):
-                for p in range(n):
-                    bids[p] = given[p] if p < my_pos else -1
-                bids[my_pos] = b
+                bids[p] = given[p] if p < my_pos else -1
+            bids[my_pos] = b
+            if search is None:
+                heuristic_bid_play_nb(n, h, hands, turned, trump, scoring, bauer,
+                                      dealer_rule, blind, cur, bids, won, scores)
+            else:
                 bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer,
                             dealer_rule, blind, worlds, cur, bids, won, scores,
                             dummy3, dummy2, dummy2, False)
-                out_tricks[i, b] = won[my_pos]
-                out_scores[i, b] = scores[my_pos]
+            out_tricks[i, b] = won[my_pos]
+            out_scores[i, b] = scores[my_pos]
 
 
 @njit(cache=True, parallel=True)

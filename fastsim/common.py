@@ -51,3 +51,37 @@ def auto_chunk(n_units, default, threads):
     import numba
     t = threads or numba.get_num_threads()
     return max(1, min(default, -(-n_units // (4 * t))))
+
+
+def run_chunks(n_chunks, call, kernel):
+    """``call(ci)`` for every chunk ``ci`` in ``range(n_chunks)`` (``ci`` an ``np.int64``), on
+    as many Python threads as numba's thread count (see ``set_threads``). The chunk
+    ``kernel`` (the numba function ``call`` runs) is ``nogil``, so the threads run in
+    parallel; each chunk writes only its own rows, so the results never depend on the
+    thread count or the order. This replaces numba's ``prange``, whose parallel passes and
+    extra linking more than doubled a kernel's first, uncached compile. While the kernel is
+    not yet compiled or loaded in this process, chunk 0 runs first in the calling thread,
+    so that it is compiled (or read from the cache) once, there, and not by racing threads."""
+    import numba
+    start = 0
+    if n_chunks and not kernel.signatures:
+        call(np.int64(0))
+        start = 1
+    threads = min(numba.get_num_threads(), n_chunks - start)
+    if threads <= 1:
+        for ci in range(start, n_chunks):
+            call(np.int64(ci))
+        return
+    from concurrent.futures import ThreadPoolExecutor
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="troef-chunk")
+    futures = []
+    try:
+        futures = [pool.submit(call, np.int64(ci)) for ci in range(start, n_chunks)]
+        for f in futures:
+            f.result()
+    except BaseException:          # Ctrl-C or a failed chunk: the chunks not started never run
+        for f in futures:
+            f.cancel()
+        raise
+    finally:
+        pool.shutdown(wait=True)

@@ -31,7 +31,8 @@ VOID_BONUS = 30
 @njit(cache=True, inline="always")
 def shuffle_prefix_nb(dkey, deck, m):
     """Partial Fisher–Yates: the first ``m`` entries of ``deck`` become a uniform sample."""
-    deck[:52] = DECK52
+    for i in range(52):          # not ``deck[:52] = DECK52``: an array-to-slice copy makes
+        deck[i] = DECK52[i]      # numba compile its shape-error message (~3-7 s cold)
     shuffle_nb(dkey, 0, deck, 0, m, 52)
 
 

@@ -66,6 +66,12 @@ def below_nb(dkey, counter, m):
     return np.int64((r * np.uint64(m)) >> _S32)
 
 
+def run_key(seed):
+    """:func:`run_key_nb` from Python, as ``np.uint64``: numba returns a Python int, which
+    would come back into a kernel typed int64 below 2**63 (and then mix differently)."""
+    return np.uint64(run_key_nb(np.uint64(seed)))
+
+
 def check_seed(seed):
     """Validate a user seed; returns it as ``np.uint64``."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):

@@ -1,0 +1,64 @@
+"""The first answer on a fresh install: cold and warm start of the two first commands.
+
+    python benchmarks/bench_first_run.py [--repeats 2]
+
+Each figure is a fresh ``python cli.py …`` process (as a user runs ``troef …``) with a fresh,
+empty ``NUMBA_CACHE_DIR`` for the cold start, then the same folder again for the warm start.
+Wall seconds, and CPU seconds (user + system, ``os.wait4``): the compile runs on one core, so
+on a machine shared with other jobs the CPU figure is what an idle machine's wall time would
+be. Goal (issue: speed where users wait): cold within 5 s, warm under 0.7 s.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import machine  # noqa: E402  (benchmarks/machine.py)
+
+COMMANDS = {
+    "troef simulate boerenbridge --hand-size 8 --deals 1000":
+        ["simulate", "boerenbridge", "--hand-size", "8", "--deals", "1000", "--no-progress"],
+    "troef bid boerenbridge (8 cards, 20,000 samples)":
+        ["bid", "boerenbridge", "--players", "4", "--hand", "AS KS 7H 2C QD 9D 3S 4H",
+         "--trump-card", "9H", "--position", "3", "--bids-before", "1,2,3", "--samples", "20000"],
+}
+
+
+def run(args, cache):
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    t = time.perf_counter()
+    p = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), *args], cwd=ROOT, env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"failed: {' '.join(args)}")
+    return wall, ru.ru_utime + ru.ru_stime
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=2)
+    a = ap.parse_args()
+    print(f"machine: {machine()}")
+    for label, args in COMMANDS.items():
+        cold, warm = [], []
+        for _ in range(a.repeats):
+            with tempfile.TemporaryDirectory(prefix="troef-first-") as cache:
+                cold.append(run(args, cache))
+                warm.append(run(args, cache))
+        load = os.getloadavg()[0]
+        med = lambda xs, i: statistics.median(x[i] for x in xs)  # noqa: E731
+        print(f"{label}\n  cold: {med(cold, 0):.1f} s wall, {med(cold, 1):.1f} s CPU; "
+              f"warm: {med(warm, 0):.2f} s wall, {med(warm, 1):.2f} s CPU "
+              f"(median of {a.repeats}; load average {load:.1f})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
