@@ -180,7 +180,7 @@ def parse_auction(text, n):
         turn = q + 1
     if all(passed):
         raise RulesError("auction: everyone passed; the deal is redealt, not played")
-    rest = [p for p in range(n) if not passed[p] and not current(p)]
+    rest = [p for p in ((turn + i) % n for i in range(n)) if not passed[p] and not current(p)]
     if rest:
         raise RulesError(f"auction: not finished: position {rest[0]} has still to speak "
                          f"(it ends when one bidder is left, plus any misère joiners)")

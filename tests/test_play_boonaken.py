@@ -9,8 +9,8 @@ import random
 import numpy as np
 import pytest
 
-from analyzer.boonaken_play import (BoonakenInfoState, deal_from_record, play_query,
-                                    positions_from_record, sample_worlds)
+from analyzer.boonaken_play import (BoonakenInfoState, auction_str, deal_from_record,
+                                    play_query, positions_from_record, sample_worlds)
 from analyzer.infostate import decide
 from analyzer.records import boonaken_records
 from fastsim import boonaken as bo
@@ -45,7 +45,7 @@ def inputs_of(st, notation="en"):
                 trump=trump, open_cards=cs(st.open), taken=cs(st.taken or 0), history=hist,
                 joiners=",".join(str(q) for q in range(st.n) if st.in_mis[q] and q != st.decl),
                 drawn=" ".join(card_str(c, notation) for c in drawn),
-                discarded=cs(st.discarded), roem=st.roem)
+                discarded=cs(st.discarded), roem=st.roem, auction=auction_str(st.auction))
 
 
 def my_mark(state, scores):
