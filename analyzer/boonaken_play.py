@@ -104,7 +104,7 @@ def auction_str(auction):
 
 def parse_auction(text, n):
     """The ``--auction`` notation → ``(position, ladder level or -1 for a pass)`` pairs in
-    bidding order, checked against the rules of the auction (RULES.md, Boonaken): calls in
+    bidding order, checked against the rules of the auction (docs/rules.md, Boonaken): calls in
     bidding order from position 0 (left of the dealer), separated by spaces or commas; each
     ``pass``, a point bid (``60``), ``misere`` (while a misère stands: a join), ``zwabber``
     or ``boonaak``, optionally as ``POSITION:CALL`` (the position is then checked: whose
