@@ -1008,10 +1008,13 @@ def play_query(players=4, preset="seed", hand=None, position=None, declarer=None
     w = np.exp(np.round(lw[ok] - lw[ok].max(), 9))
     made, pts, val = (x[ok].astype(np.float64) for x in (made, pts, val))
     exact = _determined(state, policy, sa)
+    # exact: every world gives the same outcome, so its weight (the auction's) cannot
+    # matter; equal weights keep the value free of rounding
+    ws = np.ones_like(w) if exact else w
     out_cards = []
     for k in range(K):
-        v = weighted_summary(val[:, k], w, made[:, k] > 0, exact=exact)
-        sc = weighted_summary(pts[:, k], w, exact=exact)
+        v = weighted_summary(val[:, k], ws, made[:, k] > 0, exact=exact)
+        sc = weighted_summary(pts[:, k], ws, exact=exact)
         out_cards.append({"card": card_str(cards[k], notation), "value": v["mean"],
                           "value_ci": v["mean_ci"], "p_make": v["p"], "p_make_ci": v["p_ci"],
                           "expected_score": sc["mean"], "expected_score_ci": sc["mean_ci"]})
