@@ -32,8 +32,9 @@ import numpy as np
 
 from fastsim import boonaken_play_nb as pq
 from fastsim.boonaken_nb import FULL32, best_meld_nb, roem_sum_nb
-from fastsim.boonaken_schema import (CONTRACT_BOONAAK, CONTRACT_MISERE, CONTRACT_POINTS,
-                                     CONTRACTS, GAME, LADDER, PIMC_WORLDS,
+from fastsim.boonaken_schema import (BOONAAK, CONTRACT_BOONAAK, CONTRACT_MISERE,
+                                     CONTRACT_POINTS, CONTRACT_ZWABBER, CONTRACTS, GAME,
+                                     LADDER, MISERE, PIMC_WORLDS, ZWABBER,
                                      POLICIES, PRESET_LEIMUIDEN, PRESET_SEED, RulesError,
                                      build_rules, table_layout)
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards, parse_suit
@@ -51,7 +52,8 @@ SUIT = [FULL & (0x1FFF << (16 * s)) for s in range(4)]
 POINT_BIDS = [v for v in LADDER if isinstance(v, int)]
 
 __all__ = ["BoonakenInfoState", "BoonakenDeal", "play_query", "sample_worlds",
-           "positions_from_record", "deal_from_record", "parse_contract", "revealed"]
+           "positions_from_record", "deal_from_record", "parse_contract", "revealed",
+           "parse_auction", "auction_str", "auction_model"]
 
 
 def _bits(m):
@@ -86,6 +88,131 @@ def parse_contract(contract):
     if bid not in POINT_BIDS:
         raise RulesError(f"a point bid is a multiple of 5 from 25 to 380, got {bid}")
     return CONTRACT_POINTS, bid
+
+
+PASS_WORDS = ("pass", "p", "pas", "-")
+
+
+def _level_name(a):
+    return "pass" if a < 0 else str(LADDER[a])
+
+
+def auction_str(auction):
+    """``(position, level or -1)`` pairs → the ``--auction`` notation, ``"0:pass 1:60 …"``."""
+    return " ".join(f"{q}:{_level_name(a)}" for q, a in auction)
+
+
+def parse_auction(text, n):
+    """The ``--auction`` notation → ``(position, ladder level or -1 for a pass)`` pairs in
+    bidding order, checked against the rules of the auction (docs/rules.md, Boonaken): calls in
+    bidding order from position 0 (left of the dealer), separated by spaces or commas; each
+    ``pass``, a point bid (``60``), ``misere`` (while a misère stands: a join), ``zwabber``
+    or ``boonaak``, optionally as ``POSITION:CALL`` (the position is then checked: whose
+    turn it is, a pass being final). Returns ``(auction, declarer, final level, misère
+    joiners)``; raises :class:`RulesError` with a one-line message."""
+    if text is None:
+        return None
+    if not isinstance(text, str):          # already pairs (position, level)
+        raw = [(int(q), int(a)) for q, a in text]
+        toks = [(f"{q}:{_level_name(a)}", q, a) for q, a in raw]
+    else:
+        toks = []
+        for tok in text.replace(",", " ").split():
+            pos, _, call = tok.rpartition(":")
+            q = None
+            if pos:
+                try:
+                    q = int(pos)
+                except ValueError:
+                    raise RulesError(f"auction: {tok!r} is not CALL or POSITION:CALL") from None
+            c = call.strip().lower().replace("è", "e")
+            if c in PASS_WORDS:
+                a = -1
+            elif c in ("misere", "zwabber", "boonaak"):
+                a = {"misere": MISERE, "zwabber": ZWABBER, "boonaak": BOONAAK}[c]
+            else:
+                try:
+                    v = int(c)
+                except ValueError:
+                    raise RulesError(f"auction: unknown call {call!r}: pass, a point bid 25..380 "
+                                     "(multiples of 5), misere, zwabber or boonaak") from None
+                if v not in POINT_BIDS:
+                    raise RulesError(f"auction: a point bid is a multiple of 5 from 25 to 380, "
+                                     f"got {v}")
+                a = LADDER.index(v)
+            toks.append((tok, q, a))
+    if not toks:
+        raise RulesError("auction: no calls given")
+    passed = [False] * n
+    standing, holder, in_mis, turn = -1, -1, [], 0
+    out = []
+
+    def current(p):
+        return standing >= 0 and (p == holder or (standing == MISERE and p in in_mis))
+    for k, (tok, given, a) in enumerate(toks):
+        if given is not None and not 0 <= given < n:
+            raise RulesError(f"auction: position {given} is not 0..{n - 1}")
+        if all(passed):
+            raise RulesError(f"auction: everyone had passed after {k} calls; {tok!r} is one "
+                             "too many")
+        if standing >= 0 and all(passed[p] or current(p) for p in range(n)):
+            raise RulesError(f"auction: the auction was over after {k} calls; {tok!r} is one "
+                             "too many")
+        q = next(p for p in ((turn + i) % n for i in range(n))
+                 if not passed[p] and not current(p))
+        if given is not None and given != q:
+            why = ("passed earlier (a pass is final)" if passed[given] else
+                   "holds the standing bid" if current(given) else "speaks out of turn")
+            raise RulesError(f"auction: call {k + 1} ({tok}): position {given} {why}; it is "
+                             f"position {q}'s turn")
+        can_join = standing == MISERE and q not in in_mis
+        if a < 0:
+            passed[q] = True
+        elif a == MISERE and can_join:
+            in_mis.append(q)
+        elif a <= standing:
+            raise RulesError(f"auction: call {k + 1} ({tok}): {_level_name(a)} by position {q} "
+                             f"does not beat the standing {_level_name(standing)}")
+        else:
+            standing, holder = a, q
+            in_mis = [q] if a == MISERE else []
+        out.append((q, a))
+        turn = q + 1
+    if all(passed):
+        raise RulesError("auction: everyone passed; the deal is redealt, not played")
+    rest = [p for p in ((turn + i) % n for i in range(n)) if not passed[p] and not current(p)]
+    if rest:
+        raise RulesError(f"auction: not finished: position {rest[0]} has still to speak "
+                         f"(it ends when one bidder is left, plus any misère joiners)")
+    return out, holder, standing, in_mis[1:]
+
+
+def check_auction(text, n, declarer, contract, bid, joiners):
+    """:func:`parse_auction`, then the auction's outcome must be the given declarer, contract
+    (and point bid) and misère joiners. Returns the ``(position, level)`` pairs."""
+    auction, holder, level, joined = parse_auction(text, n)
+    if holder != declarer:
+        raise RulesError(f"auction: position {holder} won it, but the declarer is position "
+                         f"{declarer}")
+    con, b = ((CONTRACT_MISERE, 0) if level == MISERE else (CONTRACT_ZWABBER, 0)
+              if level == ZWABBER else (CONTRACT_BOONAAK, 0) if level == BOONAAK
+              else (CONTRACT_POINTS, LADDER[level]))
+    if (con, b) != (contract, bid if contract == CONTRACT_POINTS else 0):
+        want = str(bid) if contract == CONTRACT_POINTS else CONTRACTS[contract]
+        raise RulesError(f"auction: it ends in {_level_name(level)}, but the contract is {want}")
+    if sorted(joined) != sorted(joiners):
+        raise RulesError(f"auction: positions {','.join(map(str, sorted(joined))) or 'none'} "
+                         f"joined the misère, but the joiners are "
+                         f"{','.join(map(str, sorted(joiners))) or 'none'}")
+    return auction
+
+
+def auction_model(tau=None, eps=None):
+    """The bidder model the play query weighs its worlds by, in words."""
+    from fastsim import boonaken_strong_nb as sn
+    tau = sn.AUCTION_TAU if tau is None else tau
+    eps = sn.AUCTION_EPS if eps is None else eps
+    return f"soft heuristic bidder (tau={tau:g}, floor {eps:g})"
 
 
 def _positions(text, n, what):
@@ -294,8 +421,9 @@ class BoonakenInfoState(TrickInfoState):
     @classmethod
     def from_inputs(cls, players, preset, hand, position, declarer, contract, trump=None,
                     open_cards="", taken="", history="", joiners="", drawn="", discarded="",
-                    roem=None, notation="en", require_turn=True):
-        """From the CLI-style inputs (``hand``: the cards held now); raises
+                    roem=None, notation="en", require_turn=True, auction=None):
+        """From the CLI-style inputs (``hand``: the cards held now; ``auction``: the
+        ``--auction`` notation of :func:`parse_auction`, or None); raises
         :class:`RulesError` / :class:`CardError` with a one-line message."""
         rules = build_rules(4 if players is None else players, "seed" if preset is None else preset)
         n = rules.players
@@ -349,8 +477,12 @@ class BoonakenInfoState(TrickInfoState):
             raise RulesError(f"hand of the wrong size: {len(codes)} cards held, {len(mine)} "
                              f"played and {len(dr)} drawn make {len(start)} at the start of "
                              f"play, not 6{hint}")
+        joined = _positions(joiners, n, "joiners")
+        auc = ()
+        if auction is not None and not (isinstance(auction, str) and not auction.strip()):
+            auc = check_auction(auction, n, declarer, con[0], con[1], joined)
         s = cls.initial(rules, position, start, declarer, con, tr, open_cards, taken, discarded,
-                        _positions(joiners, n, "joiners"), roem, None, dr, notation=notation)
+                        joined, roem, None, dr, notation=notation, auction=auc)
         s = replay(s, tricks, position, notation, require_turn, "deal")
         if s.draws < len(dr):
             raise RulesError(f"--drawn lists {len(dr)} cards but only {s.draws} draws have "
@@ -759,18 +891,37 @@ def positions_from_record(rec, notation="en"):
             d = d.apply(code)
 
 
-def sample_worlds(state, count, seed=0, start=0):
+def _auction_args(state, policy="heuristic", tau=None, eps=None):
+    """What the kernels' auction weighting reads: ``(auc, nauc, tau, eps)``; ``nauc = 0``
+    (nothing weighed) without an auction or under the random policy (random bidders)."""
+    from fastsim import boonaken_strong_nb as sn
+    use = bool(state.auction) and policy != "random"
+    auc = np.array(list(state.auction) if use else [(0, -1)], dtype=np.int64).reshape(-1, 2)
+    return (auc, np.int64(len(state.auction) if use else 0),
+            float(sn.AUCTION_TAU if tau is None else tau),
+            float(sn.AUCTION_EPS if eps is None else eps))
+
+
+def sample_worlds(state, count, seed=0, start=0, policy="heuristic", tau=None, eps=None,
+                  auction_hands=False):
     """The hidden cards the play query samples: ``(worlds, logw)``; ``worlds[i, q]`` is
-    the mask position q holds now, ``worlds[i, n]`` the stock (seed preset)."""
+    the mask position q holds now, ``worlds[i, n]`` the stock (seed preset); ``logw``
+    includes the auction's log likelihood when the state carries an auction (``tau``,
+    ``eps``: the bidder model, default strong's). ``auction_hands``: also return the hands
+    each position bid with in each world (zeros without an auction)."""
     a, s = state.kernel_args(), state.sampler_args()
     n = state.n
+    auc, nauc, tau, eps = _auction_args(state, policy, tau, eps)
     out_w = np.zeros((count, n + 1), dtype=np.int64)
     out_l = np.zeros(count, dtype=np.float64)
+    out_a = np.zeros((count, 5), dtype=np.int64)
     pq.sample_worlds_nb(check_seed(seed), n, state.position, a["hand"], s["unseen"], s["cap"],
                         s["forbid"], s["pinned"], state.decl, s["open_rest"], s["table_k"],
                         a["played_at"], a["played_pos"], a["vq"], a["vt"], a["vf"], a["nv"],
-                        state.draws, np.int64(start), np.int64(count), out_w, out_l)
-    return out_w, out_l
+                        state.draws, np.int64(start), np.int64(count), out_w, out_l,
+                        state.preset, np.int64(state.open), np.int64(state.stock_pos),
+                        np.int64(state.rest_at), a["played_by"], auc, nauc, tau, eps, out_a)
+    return (out_w, out_l, out_a) if auction_hands else (out_w, out_l)
 
 
 def _determined(state, policy, s):
@@ -807,14 +958,19 @@ def _roem_mode(state):
 def play_query(players=4, preset="seed", hand=None, position=None, declarer=None, contract=None,
                trump=None, open_cards="", taken="", history="", joiners="", drawn="",
                discarded="", roem=None, samples=None, policy="heuristic",
-               worlds=PIMC_WORLDS, seed=0, threads=None, notation="en", state=None):
+               worlds=PIMC_WORLDS, seed=0, threads=None, notation="en", state=None,
+               auction=None, auction_tau=None, auction_eps=None):
     """Score every legal card of the player to move; a JSON-able dict shaped like the
-    other games' play queries (``value`` = expected mark, see the module doc)."""
+    other games' play queries (``value`` = expected mark, see the module doc).
+    ``auction``: the bidding (:func:`parse_auction`; a ``state`` carries its own): every
+    sampled world is then weighted by its likelihood under the soft heuristic bidder
+    (``auction_tau``/``auction_eps``: its scale and floor, default the strong policy's)."""
     samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, worlds, seed)
     if state is None:
         state = BoonakenInfoState.from_inputs(players, preset, hand, position, declarer,
                                               contract, trump, open_cards, taken, history,
-                                              joiners, drawn, discarded, roem, notation)
+                                              joiners, drawn, discarded, roem, notation,
+                                              auction=auction)
     elif state.to_move != state.position:
         raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
     if threads is not None:
@@ -831,6 +987,7 @@ def play_query(players=4, preset="seed", hand=None, position=None, declarer=None
     val = np.zeros((samples, K), dtype=np.int8)
     known_pub = state.public_out()
     decl_known = state.discarded
+    auc, nauc, tau, eps = _auction_args(state, policy, auction_tau, auction_eps)
     kernel = pq.play_query_nb if policy == "heuristic" else pq.play_query_policy_nb
     # in slices, for the progress bar (every world is drawn from its own key)
     sliced(samples, "world", lambda z: kernel(
@@ -841,18 +998,23 @@ def play_query(players=4, preset="seed", hand=None, position=None, declarer=None
         a["vq"], a["vt"], a["vf"], a["nv"], state.draws, state.contract, state.bid, mode,
         given, a["in_mis"], a["won"], a["cpts"], a["voids"], np.int64(known_pub),
         np.int64(decl_known), POLICIES[policy], np.int64(worlds), np.int64(z.start),
-        np.int64(z.stop - z.start), np.int64(CHUNK), lw[z], made[z], pts[z], val[z]),
+        np.int64(z.stop - z.start), np.int64(CHUNK), lw[z], made[z], pts[z], val[z],
+        np.int64(state.open), np.int64(state.rest_at), auc, nauc, tau, eps),
         desc="worlds played")
     ok = np.isfinite(lw)
     if not ok.any():
-        raise RulesError("no deal of the unseen cards is consistent with the history")
+        raise RulesError("no deal of the unseen cards is consistent with the history"
+                         + (" and the auction under the bidder model" if nauc else ""))
     w = np.exp(np.round(lw[ok] - lw[ok].max(), 9))
     made, pts, val = (x[ok].astype(np.float64) for x in (made, pts, val))
     exact = _determined(state, policy, sa)
+    # exact: every world gives the same outcome, so its weight (the auction's) cannot
+    # matter; equal weights keep the value free of rounding
+    ws = np.ones_like(w) if exact else w
     out_cards = []
     for k in range(K):
-        v = weighted_summary(val[:, k], w, made[:, k] > 0, exact=exact)
-        sc = weighted_summary(pts[:, k], w, exact=exact)
+        v = weighted_summary(val[:, k], ws, made[:, k] > 0, exact=exact)
+        sc = weighted_summary(pts[:, k], ws, exact=exact)
         out_cards.append({"card": card_str(cards[k], notation), "value": v["mean"],
                           "value_ci": v["mean_ci"], "p_make": v["p"], "p_make_ci": v["p_ci"],
                           "expected_score": sc["mean"], "expected_score_ci": sc["mean_ci"]})
@@ -889,7 +1051,14 @@ def play_query(players=4, preset="seed", hand=None, position=None, declarer=None
         "pimc_worlds": int(worlds),
         "seed": seed,
         "variants": {},
+        "auction": auction_str(state.auction) if state.auction else None,
+        "auction_model": auction_model(tau, eps) if nauc else None,
     }
-    if note:
-        out["note"] = note
+    if not state.auction:
+        what = "auction not given: worlds not weighed by it"
+    elif not nauc:
+        what = "random bidders: the auction says nothing about the hands"
+    else:
+        what = f"the auction weighed by the {out['auction_model']}"
+    out["note"] = f"{note}; {what}" if note else what
     return finish_play(out, w, val)

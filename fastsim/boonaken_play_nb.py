@@ -8,7 +8,9 @@ weighted so worlds are uniform over the consistent deals. In the ``seed`` preset
 refill from the stock, so a void shown before a draw may no longer hold: such worlds are
 proposed without that constraint and weighted by the number of orders of dealing and
 drawing that explain every card the player has held (:func:`pasts_nb`; zero: rejected),
-which keeps the weighted worlds uniform over whole deals. Every world is finished once per candidate
+which keeps the weighted worlds uniform over whole deals. With an auction given (``nauc`` > 0)
+every world is also weighted by the auction's likelihood under the strong policy's soft
+heuristic bidder (:func:`auction_world_nb`). Every world is finished once per candidate
 card with one policy for everyone through the engine's own functions
 (:mod:`fastsim.boonaken_nb`).
 """
@@ -19,7 +21,8 @@ from .bits import lowest_nb, popcount_nb
 from .boonaken_nb import (FULL32, beats_nb, best_meld_nb, heuristic_card_nb, legal_nb,
                           mask_points_nb, pimc_card_nb, play_mode_nb, roem_sum_nb, rollout_nb,
                           strength_nb, world_capacity_nb)
-from .boonaken_strong_nb import candidates_nb, strong_card_nb
+from .boonaken_strong_nb import (auction_hands_nb, auction_loglik_nb, candidates_nb,
+                                 strong_card_nb)
 from .boonaken_schema import (CONTRACT_MISERE, CONTRACT_POINTS, CTR_PLAY, MAX_TRICKS,
                               POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM, POLICY_STRONG,
                               PRESET_LEIMUIDEN, PRESET_SEED, STRONG_CARD_FACTOR)
@@ -28,6 +31,7 @@ from .rng import KEY_STRONG_PLAY, deal_key_nb, run_key_nb, shuffle_nb
 from .sample_nb import hidden_deal_forbid_nb
 
 WORLD_SALT = 7_000_000
+AUCTION_SALT = 7_000_001   # deal_key(world key, this): the random past of a world's auction hands
 STOCK_SALT = 5000
 # roem modes of a point contract in the query: the given value, the seed preset's standing
 # meld from the hands at the start of play, the pagat/leimuiden sum over the kept cards
@@ -304,19 +308,47 @@ def world_nb(wkey, n, me, hand, unseen, cap, forbid, pinned, decl, open_rest, ta
     return logw + pasts_nb(world, n, me, played_at, played_pos, vq, vt, vf, nv, draws)
 
 
+@njit(cache=True)
+def auction_world_nb(wkey, n, preset, me, world, open_mask, stock_pos, rest_at, played_at,
+                     played_by, auc, nauc, tau, eps, ah):
+    """log likelihood of the auction ``auc[:nauc]`` in the world ``world`` (keyed
+    ``wkey``) under the soft heuristic bidder (``tau``, ``eps``) of
+    :func:`fastsim.boonaken_strong_nb.auction_loglik_nb`, on the auction hands of
+    :func:`fastsim.boonaken_strong_nb.auction_hands_nb` (into ``ah``; in the seed preset one
+    random past of draws per world, keyed ``deal_key(wkey, AUCTION_SALT)``); 0 without an
+    auction."""
+    if nauc == 0:
+        for q in range(5):
+            ah[q] = 0
+        return 0.0
+    auction_hands_nb(deal_key_nb(wkey, AUCTION_SALT), n, preset, me, world, open_mask,
+                     stock_pos, rest_at, played_at, played_by, ah)
+    return auction_loglik_nb(n, preset, me, ah, open_mask, auc, nauc, tau, eps)
+
+
 @njit(cache=True, parallel=True)
 def sample_worlds_nb(seed, n, me, hand, unseen, cap, forbid, pinned, decl, open_rest, table_k,
                      played_at, played_pos, vq, vt, vf, nv, draws, start, count, out_world,
-                     out_logw):
-    """Worlds ``start .. start+count`` exactly as the play query draws them."""
+                     out_logw, preset, open_mask, stock_pos, rest_at, played_by, auc, nauc, tau,
+                     eps, out_ahands):
+    """Worlds ``start .. start+count`` exactly as the play query draws them, with their
+    log weights (the auction's included) and auction hands (``out_ahands``; zeros without
+    an auction or for a rejected world)."""
     rkey = run_key_nb(seed)
     for i in prange(count):
         world = np.zeros(n + 1, dtype=np.int64)
-        out_logw[i] = world_nb(deal_key_nb(rkey, start + i), n, me, hand, unseen, cap, forbid,
-                               pinned, decl, open_rest, table_k, played_at, played_pos, vq, vt,
-                               vf, nv, draws, world)
+        ah = np.zeros(5, dtype=np.int64)
+        wkey = deal_key_nb(rkey, start + i)
+        lw = world_nb(wkey, n, me, hand, unseen, cap, forbid, pinned, decl, open_rest, table_k,
+                      played_at, played_pos, vq, vt, vf, nv, draws, world)
+        if lw != -np.inf and nauc > 0:
+            lw += auction_world_nb(wkey, n, preset, me, world, open_mask, stock_pos, rest_at,
+                                   played_at, played_by, auc, nauc, tau, eps, ah)
+        out_logw[i] = lw
         for q in range(n + 1):
             out_world[i, q] = world[q]
+        for q in range(5):
+            out_ahands[i, q] = ah[q]
 
 
 # ----------------------------------------------------------------------------- outcomes
@@ -462,12 +494,14 @@ def play_query_nb(seed, n, preset, me, hand, cards, trump, named, t, leader, tc,
                   played_by, stock_pos, unseen, cap, forbid, pinned, decl, open_rest, table_k,
                   played_at, played_pos, vq, vt, vf, nv, draws, contract, bid, roem_mode,
                   roem_given, in_mis, won, cpts, voids, known_pub, decl_known, pol, worlds,
-                  start, count, chunk, out_logw, out_made, out_pts, out_val):
+                  start, count, chunk, out_logw, out_made, out_pts, out_val, open_mask, rest_at,
+                  auc, nauc, tau, eps):
     """(Heuristic only: ``pol`` and the pimc arguments are ignored, so that this kernel
     stays small; :func:`play_query_policy_nb` takes any policy with the same arguments.)
     Sample worlds ``start .. start+count`` for position ``me`` (to move) and finish each
     once per candidate card ``cards[k]``. Per world and card: did the declarer make it, the
-    declarer's points (card points, + counted roem in a point contract) and my mark."""
+    declarer's points (card points, + counted roem in a point contract) and my mark. The
+    last six: the auction weighting (:func:`auction_world_nb`; ``nauc = 0``: none)."""
     rkey = run_key_nb(seed)
     K = cards.shape[0]
     n_chunks = (count + chunk - 1) // chunk
@@ -480,10 +514,14 @@ def play_query_nb(seed, n, preset, me, hand, cards, trump, named, t, leader, tc,
         starts = np.zeros(5, dtype=np.int64)
         tc2 = np.zeros(5, dtype=np.int64)
         deck2 = np.zeros(32, dtype=np.int64)
+        ah = np.zeros(5, dtype=np.int64)
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             wkey = deal_key_nb(rkey, start + i)
             logw = world_nb(wkey, n, me, hand, unseen, cap, forbid, pinned, decl, open_rest,
                             table_k, played_at, played_pos, vq, vt, vf, nv, draws, world)
+            if logw != -np.inf and nauc > 0:
+                logw += auction_world_nb(wkey, n, preset, me, world, open_mask, stock_pos,
+                                         rest_at, played_at, played_by, auc, nauc, tau, eps, ah)
             out_logw[i] = logw
             if logw == -np.inf:
                 continue
@@ -508,7 +546,7 @@ def play_query_policy_nb(seed, n, preset, me, hand, cards, trump, named, t, lead
                          open_rest, table_k, played_at, played_pos, vq, vt, vf, nv, draws,
                          contract, bid, roem_mode, roem_given, in_mis, won, cpts, voids,
                          known_pub, decl_known, pol, worlds, start, count, chunk, out_logw,
-                         out_made, out_pts, out_val):
+                         out_made, out_pts, out_val, open_mask, rest_at, auc, nauc, tau, eps):
     """:func:`play_query_nb` for any policy (``pol``: random, heuristic or pimc for
     everyone; pimc with ``worlds`` deals per decision, told what the simulator tells it:
     ``known_pub`` out of play for all, ``decl_known`` for the declarer, the declarer's
@@ -526,10 +564,14 @@ def play_query_policy_nb(seed, n, preset, me, hand, cards, trump, named, t, lead
         starts = np.zeros(5, dtype=np.int64)
         tc2 = np.zeros(5, dtype=np.int64)
         deck2 = np.zeros(32, dtype=np.int64)
+        ah = np.zeros(5, dtype=np.int64)
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             wkey = deal_key_nb(rkey, start + i)
             logw = world_nb(wkey, n, me, hand, unseen, cap, forbid, pinned, decl, open_rest,
                             table_k, played_at, played_pos, vq, vt, vf, nv, draws, world)
+            if logw != -np.inf and nauc > 0:
+                logw += auction_world_nb(wkey, n, preset, me, world, open_mask, stock_pos,
+                                         rest_at, played_at, played_by, auc, nauc, tau, eps, ah)
             out_logw[i] = logw
             if logw == -np.inf:
                 continue

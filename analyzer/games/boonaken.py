@@ -334,6 +334,7 @@ PLAY_OPTIONS = [
     (("--drawn",), dict(default="", help="seed preset: the cards I drew after each trick, in order.")),
     (("--discarded",), dict(default="", help="The declarer only: the cards I put away.")),
     (("--roem",), dict(type=int, default=None, help="The declarer's counted roem (seed: the meld that stood at the first trick).")),
+    (("--auction",), dict(default=None, help="The whole auction in bidding order from position 0, e.g. 'pass 60 pass 70 pass' or '0:pass 1:60 2:pass 3:70 1:pass'; calls: pass, a point bid, misere (a join while a misère stands), zwabber, boonaak. The worlds are then weighed by it (docs/play_query.md).")),
 ]
 PLAY_HELP = ("P(contract made), the declarer's expected points and my expected mark of every "
              "legal card (Boonaken).")
@@ -341,10 +342,10 @@ PLAY_HELP = ("P(contract made), the declarer's expected points and my expected m
 
 def play(players, preset, declarer, contract, trump, open_cards, taken, joiners, drawn,
          discarded, roem, hand, position, history, samples, policy, worlds, variant, notation,
-         seed, threads):
+         seed, threads, auction=None):
     from ..boonaken_play import play_query
     if variant:
         raise RulesError("boonaken has no --variant; choose the rules with --preset")
     return play_query(players, preset, hand, position, declarer, contract, trump, open_cards,
                       taken, history, joiners, drawn, discarded, roem, samples, policy,
-                      worlds or PIMC_WORLDS, seed, threads, notation)
+                      worlds or PIMC_WORLDS, seed, threads, notation, auction=auction)
