@@ -33,7 +33,7 @@ import pandas as pd
 
 from fastsim.boerenbridge_nb import hand_values_nb
 from fastsim.features_nb import (RANK_MASK, SMALL_FEATURES, boerenbridge_rows_nb,
-                                 hand_features_nb)
+                                 hand_features_2d_nb, hand_features_nb)
 from fastsim.boerenbridge_schema import GAME, POLICY_NAMES
 from .summary import positions_of
 
@@ -104,16 +104,16 @@ def tidy_boonaken(result):
 
 def columns_boerenbridge(result):
     """The tidy table's columns, as a dict of arrays (see the module doc): the per-row
-    columns and hand features in one compiled pass (:func:`boerenbridge_rows_nb`)."""
+    columns and the hand features compiled (:mod:`fastsim.features_nb`)."""
     d = result.deals
     n = result.rules.players
     rows = len(d["deal"])
     m = rows * n
     (deal, game, deal_no, hand_size, dealer, seat, position, trump, trump_card, forbidden,
-     exact, small, strength) = boerenbridge_rows_nb(
-        d["deal"], d["game"], d["deal_no"], d["hand_size"], d["dealer"], d["trump"],
-        d["trump_card"], d["forbidden"], np.ascontiguousarray(d["hands"]), d["bids"],
-        d["tricks"])
+     exact) = boerenbridge_rows_nb(d["deal"], d["game"], d["deal_no"], d["hand_size"],
+                                   d["dealer"], d["trump"], d["trump_card"], d["forbidden"],
+                                   d["bids"], d["tricks"])
+    small, strength = hand_features_2d_nb(d["hands"], d["trump"])
     cols = {
         "game": pd.Categorical.from_codes(np.zeros(m, dtype=np.int8), categories=[GAME]),
         "players": np.full(m, n, dtype=np.int8),

@@ -59,12 +59,13 @@ def hand_features_nb(hands, trumps):
 
 @njit(cache=True, nogil=True)
 def boerenbridge_rows_nb(deal, game, deal_no, hand_size, dealer, trump, trump_card,
-                         forbidden, hands, bids, tricks):
+                         forbidden, bids, tricks):
     """The per-(deal, seat) columns of Boerenbridge's tidy table in one pass over a chunk's
-    deal arrays (``hands``, ``bids``, ``tricks``: (rows, n)) → (deal, game_index, deal_no,
-    hand_size, dealer, seat, position, trump code (0..3, 4 = no trump), trump_card,
-    forbidden, exact, (6, rows·n) small features, strength), each of rows·n entries."""
-    rows, n = hands.shape
+    deal arrays (``bids``, ``tricks``: (rows, n)) → (deal, game_index, deal_no, hand_size,
+    dealer, seat, position, trump code (0..3, 4 = no trump), trump_card, forbidden,
+    exact), each of rows·n entries (the features: :func:`hand_features_2d_nb`; one loop
+    doing both measured slower than the two)."""
+    rows, n = bids.shape
     m = rows * n
     o_deal = np.empty(m, dtype=np.int64)
     o_game = np.empty(m, dtype=np.int64)
@@ -77,12 +78,10 @@ def boerenbridge_rows_nb(deal, game, deal_no, hand_size, dealer, trump, trump_ca
     o_card = np.empty(m, dtype=np.int8)
     o_forb = np.empty(m, dtype=np.int8)
     o_exact = np.empty(m, dtype=np.bool_)
-    small = np.empty((6, m), dtype=np.int8)
-    strength = np.empty(m, dtype=np.float32)
     for r in range(rows):
         t = np.int64(trump[r])
-        d = np.int64(dealer[r])
         code = t if t >= 0 else 4
+        p = (n - 1 - np.int64(dealer[r])) % n     # position of seat 0
         for s in range(n):
             i = r * n + s
             o_deal[i] = deal[r]
@@ -91,17 +90,29 @@ def boerenbridge_rows_nb(deal, game, deal_no, hand_size, dealer, trump, trump_ca
             o_hs[i] = hand_size[r]
             o_dealer[i] = dealer[r]
             o_seat[i] = s
-            p = s - d - 1
-            while p < 0:
-                p += n
-            o_pos[i] = p % n
+            o_pos[i] = p
+            p = p + 1 if p + 1 < n else 0
             o_trump[i] = code
             o_card[i] = trump_card[r]
             o_forb[i] = forbidden[r]
             o_exact[i] = bids[r, s] == tricks[r, s]
-            _features_into(hands[r, s], t, small, strength, i)
     return (o_deal, o_game, o_no, o_hs, o_dealer, o_seat, o_pos, o_trump, o_card, o_forb,
-            o_exact, small, strength)
+            o_exact)
+
+
+@njit(cache=True, nogil=True)
+def hand_features_2d_nb(hands, trump):
+    """:func:`hand_features_nb` of (rows, n) ``hands`` under one trump suit per row
+    (−1 = none), flattened row by row: no repeated trump array."""
+    rows, n = hands.shape
+    m = rows * n
+    small = np.empty((6, m), dtype=np.int8)
+    strength = np.empty(m, dtype=np.float32)
+    for r in range(rows):
+        t = np.int64(trump[r])
+        for s in range(n):
+            _features_into(hands[r, s], t, small, strength, r * n + s)
+    return small, strength
 
 
 @njit(cache=True, nogil=True)
