@@ -186,6 +186,14 @@ def parquet_options(table):
             "write_statistics": [c for c in ("deal", "game_index") if c in names]}
 
 
+def prepare():
+    """Import what building and encoding a chunk's table needs (pyarrow's Parquet writer,
+    pandas for the schema metadata, the table builders), so that a streamed run's play
+    time, from which its deals/s are told, holds no start-up imports (~0.5-1 s here)."""
+    import pyarrow.parquet  # noqa: F401
+    from . import agents, frames  # noqa: F401
+
+
 def chunk_table(result, spec, index, partials):
     """One chunk's tidy table as Arrow, with the run metadata and the chunk record in its
     schema metadata (uses the kernels: call it where kernels may run)."""
