@@ -32,7 +32,8 @@ import numpy as np
 import pandas as pd
 
 from fastsim.boerenbridge_nb import hand_values_nb
-from fastsim.features_nb import RANK_MASK, SMALL_FEATURES, hand_features_nb
+from fastsim.features_nb import (RANK_MASK, SMALL_FEATURES, boerenbridge_rows_nb,
+                                 hand_features_2d_nb, hand_features_nb)
 from fastsim.boerenbridge_schema import GAME, POLICY_NAMES
 from .summary import positions_of
 
@@ -102,37 +103,41 @@ def tidy_boonaken(result):
 
 
 def columns_boerenbridge(result):
-    """The tidy table's columns, as a dict of arrays (see the module doc)."""
+    """The tidy table's columns, as a dict of arrays (see the module doc): the per-row
+    columns and the hand features compiled (:mod:`fastsim.features_nb`)."""
     d = result.deals
     n = result.rules.players
     rows = len(d["deal"])
-    rep = lambda a: np.repeat(a, n)  # noqa: E731
-    trump = rep(d["trump"]).astype(np.int64)
-    hands = d["hands"].ravel()
+    m = rows * n
+    (deal, game, deal_no, hand_size, dealer, seat, position, trump, trump_card, forbidden,
+     exact) = boerenbridge_rows_nb(d["deal"], d["game"], d["deal_no"], d["hand_size"],
+                                   d["dealer"], d["trump"], d["trump_card"], d["forbidden"],
+                                   d["bids"], d["tricks"])
+    small, strength = hand_features_2d_nb(d["hands"], d["trump"])
     cols = {
-        "game": pd.Categorical.from_codes(np.zeros(rows * n, dtype=np.int8), categories=[GAME]),
-        "players": np.full(rows * n, n, dtype=np.int8),
-        "deal": rep(d["deal"]),
-        "game_index": rep(d["game"]),
-        "deal_no": rep(d["deal_no"]),
-        "hand_size": rep(d["hand_size"]),
-        "dealer": rep(d["dealer"]),
-        "seat": np.tile(np.arange(n, dtype=np.int8), rows),
-        "position": positions_of(d, n).astype(np.int8).ravel(),
+        "game": pd.Categorical.from_codes(np.zeros(m, dtype=np.int8), categories=[GAME]),
+        "players": np.full(m, n, dtype=np.int8),
+        "deal": deal,
+        "game_index": game,
+        "deal_no": deal_no,
+        "hand_size": hand_size,
+        "dealer": dealer,
+        "seat": seat,
+        "position": position,
         "policy": pd.Categorical.from_codes(
-            np.tile(result.policies.astype(np.int64), rows),
+            np.tile(result.policies.astype(np.int8), rows),
             categories=[POLICY_NAMES[i] for i in sorted(POLICY_NAMES)]),
-        "trump": pd.Categorical.from_codes(np.where(trump >= 0, trump, 4),
-                                           categories=SUIT_LABELS),
-        "trump_card": rep(d["trump_card"]),
-        "forbidden": rep(d["forbidden"]),
-        "hand": hands,
+        "trump": pd.Categorical.from_codes(trump, categories=SUIT_LABELS),
+        "trump_card": trump_card,
+        "forbidden": forbidden,
+        "hand": d["hands"].ravel(),
         "bid": d["bids"].ravel(),
         "tricks": d["tricks"].ravel(),
         "score": d["scores"].ravel(),
-        "exact": (d["bids"] == d["tricks"]).ravel(),
+        "exact": exact,
     }
-    cols.update(hand_features(hands, trump))
+    cols.update(zip(SMALL_FEATURES, small))
+    cols["strength"] = strength
     return cols
 
 

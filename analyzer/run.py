@@ -335,6 +335,7 @@ def run(spec, out=None, resume=False, backend=None, progress=None, keep_result=F
             with stream.interruptible():
                 try:
                     if ds.missing:
+                        stream.prepare()    # imports are start-up, not play
                         with backend:
                             t0 = time.perf_counter()
                             outcome.played = execute(spec, ds.missing, "parquet", backend,

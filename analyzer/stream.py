@@ -33,7 +33,8 @@ VERSION = 1
 PART_RE = re.compile(r"^part-(\d{5,})\.parquet$")
 TMP_PREFIX = ".part-"
 CHUNK_KEY = b"troef_chunk"
-COMPRESSION = "zstd"
+COMPRESSION = "zstd"          # pages of random bits and floats
+FAST_COMPRESSION = "lz4"      # the other pages (bit-packed already)
 ROW_GROUP_ROWS = 262_144
 
 
@@ -155,16 +156,42 @@ def source_fingerprint():
     return h.hexdigest()[:16]
 
 
+# columns of random bits (the dealt hands as masks): no delta encoding, zstd pages
+RANDOM_COLUMNS = ("hand",)
+
+
 def parquet_options(table):
-    """How a part is encoded: zstd pages with checksums; dictionary encoding for the
-    category columns only, and min/max statistics for the deal and game indices only (the
-    rest measured ~60% of the encoding time and serves no reader of ours)."""
+    """How a part is encoded (every choice lossless; the values read back are the table's):
+
+    * integer columns as ``DELTA_BINARY_PACKED`` (bit-packed differences: the small codes
+      shrink to a few bits before compression, and the repeated deal and game indices to
+      almost nothing), except the hand masks (random bits: plain);
+    * dictionary encoding for the category columns only;
+    * zstd pages for the hand masks and float columns, which it halves; lz4 for the rest,
+      already bit-packed, where zstd gains little and costs most of the encoding time;
+    * page checksums; min/max statistics for the deal and game indices only (the rest
+      measured ~60% of the encoding time and serves no reader of ours)."""
     import pyarrow as pa
     names = table.schema.names
-    return {"compression": COMPRESSION, "row_group_size": ROW_GROUP_ROWS,
-            "write_page_checksum": True,
+    encoding, codec = {}, {}
+    for f in table.schema:
+        t = f.type
+        dense = f.name in RANDOM_COLUMNS or pa.types.is_floating(t)
+        if pa.types.is_integer(t) and f.name not in RANDOM_COLUMNS:
+            encoding[f.name] = "DELTA_BINARY_PACKED"
+        codec[f.name] = COMPRESSION if dense else FAST_COMPRESSION
+    return {"compression": codec, "row_group_size": ROW_GROUP_ROWS,
+            "write_page_checksum": True, "column_encoding": encoding,
             "use_dictionary": [f.name for f in table.schema if pa.types.is_dictionary(f.type)],
             "write_statistics": [c for c in ("deal", "game_index") if c in names]}
+
+
+def prepare():
+    """Import what building and encoding a chunk's table needs (pyarrow's Parquet writer,
+    pandas for the schema metadata, the table builders), so that a streamed run's play
+    time, from which its deals/s are told, holds no start-up imports (~0.5-1 s here)."""
+    import pyarrow.parquet  # noqa: F401
+    from . import agents, frames  # noqa: F401
 
 
 def chunk_table(result, spec, index, partials):

@@ -3,20 +3,57 @@
     python benchmarks/bench_stream.py [--deals 4000000] [--other-deals 1000000] [--repeats 2]
 
 Each run is a fresh ``troef simulate GAME … --out DIR`` child process (warm kernel cache)
-on every core; the rate is the one the command prints (compile time excluded), the memory
-the child's peak resident set (``os.wait4``). Beside it the same deals with the summary
-only (no output), so the cost of the results path shows. Boerenbridge 4 players × 8 cards,
+on every core; the rate is the one the command prints (compile time and start-up imports
+excluded), the memory the child's peak resident set and the CPU seconds its user + system
+time, start-up included (``os.wait4``: on a shared machine CPU per deal is steadier than
+wall rates), the disk the dataset's bytes per deal. Beside it the same deals with the
+summary only (no output), so the cost of the results path shows; the load average is
+printed with each line. Boerenbridge 4 players × 8 cards,
 heuristic everywhere; Bonken one fixed contract (no-hearts); Klaverjassen and Boonaken
 their default single deals.
 """
 import argparse
+import os
+import re
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_scaleout import best, machine, troef  # noqa: E402
+from bench_scaleout import ROOT, machine  # noqa: E402
+
+
+def troef(*args):
+    """Run troef in a child → dict(rate, cpu_s, peak_mib)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        p = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), *map(str, args)],
+                             stdout=out, stderr=err, env=env, cwd=ROOT)
+        _, status, ru = os.wait4(p.pid, 0)
+        out.seek(0)
+        err.seek(0)
+        text, etext = out.read(), err.read()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"troef {' '.join(map(str, args))} failed: {etext.strip()}")
+    m = re.search(r"played in ([\d.]+) s \(([\d,]+) deals/s\)", text)
+    return {"rate": int(m.group(2).replace(",", "")) if m else 0,
+            "cpu_s": ru.ru_utime + ru.ru_stime, "peak_mib": ru.ru_maxrss / 1024}
+
+
+def best(repeats, make_args, cleanup=None):
+    """The run with the best rate among ``repeats`` (the machine may be shared)."""
+    runs = []
+    for _ in range(repeats):
+        runs.append(troef(*make_args()))
+        if cleanup:
+            cleanup()
+    return max(runs, key=lambda r: r["rate"])
+
+
+def disk(path):
+    return sum(f.stat().st_size for f in Path(path).glob("part-*.parquet"))
 
 CASES = [("boerenbridge", ["--players", "4", "--hand-size", "8"]),
          ("bonken", ["--contract", "no-hearts"]),
@@ -32,18 +69,22 @@ def main():
     a = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="troef-stream-"))
     print(f"machine: {machine()}")
-    print(f"{'game':<14}{'deals':>11}{'stream deals/s':>16}{'summary deals/s':>17}{'peak MiB':>10}")
+    print(f"{'game':<14}{'deals':>11}{'stream deals/s':>16}{'CPU us/deal':>13}"
+          f"{'summary deals/s':>17}{'CPU us/deal':>13}{'peak MiB':>10}{'bytes/deal':>12}"
+          f"{'load':>6}")
     try:
         for game, opts in CASES:
             n = a.deals if game == "boerenbridge" else a.other_deals
             base = ["simulate", game, *opts, "--seed", "1", "--no-progress"]
             troef(*base, "--deals", "1000")                    # warm the kernel cache
             d = tmp / game
+            size = []
             s = best(a.repeats, lambda: (*base, "--deals", n, "--out", d),
-                     lambda: shutil.rmtree(d))
+                     lambda: (size.append(disk(d)), shutil.rmtree(d)))
             m = best(a.repeats, lambda: (*base, "--deals", n))
-            print(f"{game:<14}{n:>11,}{s['rate']:>16,}{m['rate']:>17,}{s['peak_mib']:>10,.0f}",
-                  flush=True)
+            print(f"{game:<14}{n:>11,}{s['rate']:>16,}{s['cpu_s'] / n * 1e6:>13.2f}"
+                  f"{m['rate']:>17,}{m['cpu_s'] / n * 1e6:>13.2f}{s['peak_mib']:>10,.0f}"
+                  f"{size[-1] / n:>12.1f}{os.getloadavg()[0]:>6.1f}", flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

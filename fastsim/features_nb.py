@@ -1,6 +1,7 @@
-"""Hand features of the tidy results tables, compiled: one pass over the hands instead of
-a dozen numpy passes, so a chunk's table is built at kernel speed. Serial and ``nogil``:
-it may run in an encoding thread beside a parallel simulation kernel."""
+"""Hand features and per-row columns of the tidy results tables, and the summary sums of a
+chunk, compiled: one pass over a chunk's arrays instead of a dozen numpy passes (each with
+its temporaries), so a chunk's table and summary are built at kernel speed. Serial and
+``nogil``: they may run in an encoding thread beside a parallel simulation kernel."""
 import numpy as np
 from numba import njit
 
@@ -12,6 +13,37 @@ RANK_MASK = 0x1FFF
 SMALL_FEATURES = ("trump_count", "high_trumps", "aces", "kings", "voids", "longest_suit")
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _features_into(h, t, small, strength, i):
+    """The features of hand ``h`` under trump ``t`` (−1 = none) into column ``i``."""
+    longest = 0
+    voids = 0
+    aces = 0
+    kings = 0
+    for s in range(4):
+        ranks = (h >> (16 * s)) & RANK_MASK
+        length = popcount_nb(ranks)
+        if length > longest:
+            longest = length
+        if length == 0 and s != t:
+            voids += 1
+        aces += (ranks >> 12) & 1
+        kings += (ranks >> 11) & 1
+    tc = 0
+    ht = 0
+    if t >= 0:
+        tr = (h >> (16 * t)) & RANK_MASK
+        tc = popcount_nb(tr)
+        ht = popcount_nb(tr >> 9)
+    small[0, i] = tc
+    small[1, i] = ht
+    small[2, i] = aces
+    small[3, i] = kings
+    small[4, i] = voids
+    small[5, i] = longest
+    strength[i] = np.float32(hand_value_nb(h, t) / 100.0)
+
+
 @njit(cache=True, nogil=True)
 def hand_features_nb(hands, trumps):
     """Boerenbridge hand features of ``hands`` (int64 masks) under ``trumps`` (suit per
@@ -21,32 +53,109 @@ def hand_features_nb(hands, trumps):
     small = np.empty((6, n), dtype=np.int8)
     strength = np.empty(n, dtype=np.float32)
     for i in range(n):
-        h = hands[i]
-        t = trumps[i]
-        longest = 0
-        voids = 0
-        aces = 0
-        kings = 0
-        for s in range(4):
-            ranks = (h >> (16 * s)) & RANK_MASK
-            length = popcount_nb(ranks)
-            if length > longest:
-                longest = length
-            if length == 0 and s != t:
-                voids += 1
-            aces += (ranks >> 12) & 1
-            kings += (ranks >> 11) & 1
-        tc = 0
-        ht = 0
-        if t >= 0:
-            tr = (h >> (16 * t)) & RANK_MASK
-            tc = popcount_nb(tr)
-            ht = popcount_nb(tr >> 9)
-        small[0, i] = tc
-        small[1, i] = ht
-        small[2, i] = aces
-        small[3, i] = kings
-        small[4, i] = voids
-        small[5, i] = longest
-        strength[i] = np.float32(hand_value_nb(h, t) / 100.0)
+        _features_into(hands[i], trumps[i], small, strength, i)
     return small, strength
+
+
+@njit(cache=True, nogil=True)
+def boerenbridge_rows_nb(deal, game, deal_no, hand_size, dealer, trump, trump_card,
+                         forbidden, bids, tricks):
+    """The per-(deal, seat) columns of Boerenbridge's tidy table in one pass over a chunk's
+    deal arrays (``bids``, ``tricks``: (rows, n)) → (deal, game_index, deal_no, hand_size,
+    dealer, seat, position, trump code (0..3, 4 = no trump), trump_card, forbidden,
+    exact), each of rows·n entries (the features: :func:`hand_features_2d_nb`; one loop
+    doing both measured slower than the two)."""
+    rows, n = bids.shape
+    m = rows * n
+    o_deal = np.empty(m, dtype=np.int64)
+    o_game = np.empty(m, dtype=np.int64)
+    o_no = np.empty(m, dtype=np.int16)
+    o_hs = np.empty(m, dtype=np.int8)
+    o_dealer = np.empty(m, dtype=np.int8)
+    o_seat = np.empty(m, dtype=np.int8)
+    o_pos = np.empty(m, dtype=np.int8)
+    o_trump = np.empty(m, dtype=np.int8)
+    o_card = np.empty(m, dtype=np.int8)
+    o_forb = np.empty(m, dtype=np.int8)
+    o_exact = np.empty(m, dtype=np.bool_)
+    for r in range(rows):
+        t = np.int64(trump[r])
+        code = t if t >= 0 else 4
+        p = (n - 1 - np.int64(dealer[r])) % n     # position of seat 0
+        for s in range(n):
+            i = r * n + s
+            o_deal[i] = deal[r]
+            o_game[i] = game[r]
+            o_no[i] = deal_no[r]
+            o_hs[i] = hand_size[r]
+            o_dealer[i] = dealer[r]
+            o_seat[i] = s
+            o_pos[i] = p
+            p = p + 1 if p + 1 < n else 0
+            o_trump[i] = code
+            o_card[i] = trump_card[r]
+            o_forb[i] = forbidden[r]
+            o_exact[i] = bids[r, s] == tricks[r, s]
+    return (o_deal, o_game, o_no, o_hs, o_dealer, o_seat, o_pos, o_trump, o_card, o_forb,
+            o_exact)
+
+
+@njit(cache=True, nogil=True)
+def hand_features_2d_nb(hands, trump):
+    """:func:`hand_features_nb` of (rows, n) ``hands`` under one trump suit per row
+    (−1 = none), flattened row by row: no repeated trump array."""
+    rows, n = hands.shape
+    m = rows * n
+    small = np.empty((6, m), dtype=np.int8)
+    strength = np.empty(m, dtype=np.float32)
+    for r in range(rows):
+        t = np.int64(trump[r])
+        for s in range(n):
+            _features_into(hands[r, s], t, small, strength, r * n + s)
+    return small, strength
+
+
+@njit(cache=True, nogil=True)
+def position_sums_nb(dealer, bids, tricks, scores):
+    """Per position (0 = left of the dealer) the player-deal count and the sums of bids,
+    tricks, scores and exact bids of (rows, n) arrays → (5, n) int64 in that order."""
+    rows, n = bids.shape
+    out = np.zeros((5, n), dtype=np.int64)
+    for r in range(rows):
+        d = np.int64(dealer[r])
+        for s in range(n):
+            p = s - d - 1
+            while p < 0:
+                p += n
+            p = p % n
+            b = np.int64(bids[r, s])
+            k = np.int64(tricks[r, s])
+            out[0, p] += 1
+            out[1, p] += b
+            out[2, p] += k
+            out[3, p] += np.int64(scores[r, s])
+            out[4, p] += b == k
+    return out
+
+
+@njit(cache=True, nogil=True)
+def seat_sums_nb(totals, exact, winners):
+    """Whole games: per seat the sums of ``totals`` and ``exact`` ((games, n) arrays), and
+    the win counts by number of co-winners → ((n,) int64, (n,) int64, (n, n) int64 with
+    ``wins[k-1, s]`` = games seat s won with k winners in all)."""
+    games, n = totals.shape
+    tot = np.zeros(n, dtype=np.int64)
+    ex = np.zeros(n, dtype=np.int64)
+    wins = np.zeros((n, n), dtype=np.int64)
+    for g in range(games):
+        k = 0
+        for s in range(n):
+            tot[s] += np.int64(totals[g, s])
+            ex[s] += np.int64(exact[g, s])
+            if winners[g, s]:
+                k += 1
+        if k > 0:
+            for s in range(n):
+                if winners[g, s]:
+                    wins[k - 1, s] += 1
+    return tot, ex, wins

@@ -111,29 +111,19 @@ def records(result, notation="en"):
 def partials(result):
     """Per position the player-deal count and the sums of bids, tricks, scores and exact
     bids; for whole games per seat the sums of totals and exact bids, and the win counts
-    by number of co-winners (exact win shares)."""
-    from ..summary import positions_of
+    by number of co-winners (exact win shares). One compiled pass each
+    (:mod:`fastsim.features_nb`), integers throughout."""
+    from fastsim.features_nb import position_sums_nb, seat_sums_nb
     d = result.deals
-    n = result.rules.players
-    pos = positions_of(d, n).ravel()
-    bids = d["bids"].astype(np.int64).ravel()
-    tricks = d["tricks"].astype(np.int64).ravel()
-
-    def per_pos(values):
-        return [int(x) for x in np.bincount(pos, weights=values, minlength=n).astype(np.int64)]
-
-    p = {"deals": int(len(d["deal"])), "n": [int(x) for x in np.bincount(pos, minlength=n)],
-         "bid": per_pos(bids), "tricks": per_pos(tricks),
-         "score": per_pos(d["scores"].astype(np.int64).ravel()),
-         "exact": per_pos((bids == tricks).astype(np.int64))}
+    q = position_sums_nb(d["dealer"], d["bids"], d["tricks"], d["scores"])
+    p = {"deals": int(len(d["deal"])), "n": q[0].tolist(), "bid": q[1].tolist(),
+         "tricks": q[2].tolist(), "score": q[3].tolist(), "exact": q[4].tolist()}
     g = result.games
+    total, exact, wins = seat_sums_nb(g["totals"], g["exact"], g["winners"])
     p["games"] = int(g["totals"].shape[0])
-    from . import share_counts
-    p["total"] = [int(x) for x in g["totals"].astype(np.int64).sum(axis=0)] if p["games"] \
-        else [0] * n
-    p["exact_bids"] = [int(x) for x in g["exact"].astype(np.int64).sum(axis=0)] if p["games"] \
-        else [0] * n
-    p["wins"] = share_counts(g["winners"]) if p["games"] else [[0] * n for _ in range(n)]
+    p["total"] = total.tolist()
+    p["exact_bids"] = exact.tolist()
+    p["wins"] = wins.tolist()
     return p
 
 

@@ -1,0 +1,159 @@
+"""The streamed parts are today's tidy table: every part of a dataset, read back with plain
+pyarrow, has the columns, types, pandas metadata and values of the table the pandas path
+builds from the chunk's result (``pa.Table.from_pandas(entry.tidy(result))``), in every
+game; and the compiled summary sums equal the numpy sums they replaced."""
+import json
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from analyzer import stream
+from analyzer.games import get, share_counts
+from analyzer.run import RunSpec, run
+from analyzer.summary import positions_of
+
+CASES = [
+    ("boerenbridge", dict(deals=3000, hand_size=8)),
+    ("boerenbridge", dict(deals=1500, players=6, hand_size=7, variant=("scoring=dutch",))),
+    ("boerenbridge", dict(games=30, players=3)),
+    ("bonken", dict(deals=2000, contract="no-hearts")),
+    ("bonken", dict(games=8)),
+    ("klaverjassen", dict(deals=2000)),
+    ("klaverjassen", dict(games=6, variant=("amsterdam",))),
+    ("boonaken", dict(deals=2000)),
+    ("boonaken", dict(deals=1500, preset="leimuiden", players=5)),
+]
+
+
+def _reference(spec, index):
+    """The chunk's table the straightforward way: the game's tidy DataFrame → Arrow → a
+    Parquet file of pyarrow's default options → read back (Parquet gives dictionary
+    values back as ``string``, whatever the writer's options), and the frame itself."""
+    start, count = spec.chunk_range(index)
+    res = spec.simulate(start, count, record=False)
+    frame = spec.entry.tidy(res)
+    sink = pa.BufferOutputStream()
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), sink)
+    return pq.read_table(pa.BufferReader(sink.getvalue())), frame
+
+
+@pytest.mark.parametrize("game,case", CASES)
+@pytest.mark.parametrize("policy", ["heuristic", "random"])
+def test_every_part_is_the_tidy_table(tmp_path, game, case, policy):
+    spec = RunSpec.make(game, seed=11, policy=policy, **case)
+    spec = replace(spec, chunk=max(1, spec.n // 3))     # three chunks (or four)
+    assert spec.n_chunks >= 3
+    run(spec, out=str(tmp_path / "ds"))
+    parts = stream.part_files(tmp_path / "ds")
+    assert list(parts) == list(range(spec.n_chunks))
+    for i, f in parts.items():
+        got = pq.read_table(f)
+        want, frame = _reference(spec, i)
+        assert got.schema.names == want.schema.names
+        assert got.schema.remove_metadata().equals(want.schema.remove_metadata()), i
+        meta = got.schema.metadata
+        assert json.loads(meta[b"pandas"]) == json.loads(want.schema.metadata[b"pandas"])
+        assert got.equals(want), i
+        for name in want.schema.names:     # value by value, nulls included
+            assert got.column(name).to_pylist() == want.column(name).to_pylist(), (i, name)
+        pd.testing.assert_frame_equal(got.to_pandas(), frame, check_exact=True)
+
+
+def _partials_numpy(result):
+    """Boerenbridge's summary sums as numpy computed them before they were compiled."""
+    d = result.deals
+    n = result.rules.players
+    pos = positions_of(d, n).ravel()
+    bids = d["bids"].astype(np.int64).ravel()
+    tricks = d["tricks"].astype(np.int64).ravel()
+
+    def per_pos(values):
+        return [int(x) for x in np.bincount(pos, weights=values, minlength=n).astype(np.int64)]
+
+    p = {"deals": int(len(d["deal"])), "n": [int(x) for x in np.bincount(pos, minlength=n)],
+         "bid": per_pos(bids), "tricks": per_pos(tricks),
+         "score": per_pos(d["scores"].astype(np.int64).ravel()),
+         "exact": per_pos((bids == tricks).astype(np.int64))}
+    g = result.games
+    p["games"] = int(g["totals"].shape[0])
+    p["total"] = [int(x) for x in g["totals"].astype(np.int64).sum(axis=0)] if p["games"] \
+        else [0] * n
+    p["exact_bids"] = [int(x) for x in g["exact"].astype(np.int64).sum(axis=0)] if p["games"] \
+        else [0] * n
+    p["wins"] = share_counts(g["winners"]) if p["games"] else [[0] * n for _ in range(n)]
+    return p
+
+
+@pytest.mark.parametrize("case", [
+    dict(deals=5000, hand_size=8),
+    dict(deals=3000, players=7, hand_size=5),
+    dict(games=300, players=3),
+    dict(games=200, players=2, variant=("two_player=true",)),
+    dict(games=100, players=5, variant=("scoring=dutch",)),
+    dict(deals=0, hand_size=8),
+], ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
+@pytest.mark.parametrize("policy", ["heuristic", "random"])
+def test_compiled_partials_equal_numpy_sums(case, policy):
+    deals = case.get("deals")
+    spec = RunSpec.make("boerenbridge", seed=4, policy=policy,
+                        **(case if deals != 0 else dict(case, deals=1)))
+    res = spec.simulate(0, 0 if deals == 0 else spec.n)
+    entry = get("boerenbridge")
+    got = entry.partials(res)
+    want = _partials_numpy(res)
+    assert got == want
+    assert all(type(x) is int for v in got.values() if isinstance(v, list)
+               for x in (v if not v or not isinstance(v[0], list) else sum(v, [])))
+    if res.games["totals"].shape[0]:
+        # ties occur (several co-winners), so the counts by number of winners are exercised
+        assert sum(sum(r) for r in got["wins"]) >= got["games"]
+
+
+def _columns_numpy(result):
+    """Boerenbridge's tidy columns as numpy built them before the compiled pass."""
+    from fastsim.boerenbridge_schema import GAME, POLICY_NAMES
+    from analyzer.frames import SUIT_LABELS, hand_features
+    d = result.deals
+    n = result.rules.players
+    rows = len(d["deal"])
+    rep = lambda a: np.repeat(a, n)  # noqa: E731
+    trump = rep(d["trump"]).astype(np.int64)
+    hands = d["hands"].ravel()
+    cols = {
+        "game": pd.Categorical.from_codes(np.zeros(rows * n, dtype=np.int8), categories=[GAME]),
+        "players": np.full(rows * n, n, dtype=np.int8),
+        "deal": rep(d["deal"]), "game_index": rep(d["game"]), "deal_no": rep(d["deal_no"]),
+        "hand_size": rep(d["hand_size"]), "dealer": rep(d["dealer"]),
+        "seat": np.tile(np.arange(n, dtype=np.int8), rows),
+        "position": positions_of(d, n).astype(np.int8).ravel(),
+        "policy": pd.Categorical.from_codes(
+            np.tile(result.policies.astype(np.int64), rows),
+            categories=[POLICY_NAMES[i] for i in sorted(POLICY_NAMES)]),
+        "trump": pd.Categorical.from_codes(np.where(trump >= 0, trump, 4),
+                                           categories=SUIT_LABELS),
+        "trump_card": rep(d["trump_card"]), "forbidden": rep(d["forbidden"]), "hand": hands,
+        "bid": d["bids"].ravel(), "tricks": d["tricks"].ravel(), "score": d["scores"].ravel(),
+        "exact": (d["bids"] == d["tricks"]).ravel(),
+    }
+    cols.update(hand_features(hands, trump))
+    return pd.DataFrame(cols)
+
+
+@pytest.mark.parametrize("case", [
+    dict(deals=4000, hand_size=8),
+    dict(deals=2000, players=7, hand_size=5),
+    dict(games=50, players=3),
+    dict(games=40, players=5, variant=("no_trump_rounds=ones,top", "blind_one_card=true")),
+    dict(games=30, players=2, variant=("two_player=true",)),
+], ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
+def test_compiled_boerenbridge_columns_equal_numpy(case):
+    from analyzer.frames import tidy_boerenbridge
+    spec = RunSpec.make("boerenbridge", seed=9, policy="random", **case)
+    res = spec.simulate(0, spec.n)
+    want = _columns_numpy(res)
+    assert (want["trump"] == "NT").any() == bool(res.rules.notrump and any(res.rules.notrump))
+    pd.testing.assert_frame_equal(tidy_boerenbridge(res), want, check_exact=True)
