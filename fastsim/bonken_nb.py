@@ -19,7 +19,7 @@ from .bits import popcount_nb, lowest_nb, highest_nb, suit_mask_nb, low_card_nb,
 from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_nb,
                       random_card_nb, above_nb)
 from .rng import run_key_nb, deal_key_nb, shuffle_nb
-from .pimc_nb import decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
+from .pimc_nb import REST, decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
 from .trick import trick_key_nb, trick_so_far_nb, NATURAL_ORDER
 from .bonken_schema import (
     DUCKING, NO_HEARTS, NO_MEN, NO_QUEENS, NO_KH, NO_LAST, DOMINO, NO_TRUMP, TRUMP_S,
@@ -34,6 +34,7 @@ KINGS = np.int64(sum(1 << (16 * s + 11) for s in range(4)))
 JACKS = np.int64(sum(1 << (16 * s + 9) for s in range(4)))
 QUEENS = np.int64(sum(1 << (16 * s + 10) for s in range(4)))
 KH = np.int64(1) << (16 + 11)
+CHOOSER = 1              # the chooser's position (across from the dealer)
 
 
 @njit(cache=True, inline="always")
@@ -169,10 +170,22 @@ def heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger, play
     return avoid_play_nb(hand, legal, j, led, winner, danger)
 
 
-@njit(cache=True)
-def rollout_nb(contract, hands, after_broken, t0, leader, tc, tn, played, broken, taken, scores):
-    """Finish a round with the heuristic for everyone from trick ``t0`` (``tc[:tn]`` on
-    the table, led by ``leader``); adds the remaining penalties/gains to ``scores``."""
+# The trick loop, written once (play_on_nb): every kernel that plays tricks -- the engine,
+# the heuristic rollouts of pimc and strong, the play query's policy rollouts -- calls it
+# with its own card hook ``card_fn(ctx, contract, p, hand, legal, j, led, winner, win_pos,
+# trump, danger, after_broken, t, leader, tc, played, broken, taken, scores, voids,
+# chooser_played)`` (``ctx``: the hook's own tuple) and trick-end hook
+# ``end_fn(ectx, t, leader, win_pos)``. numba inlines the loop and the hooks into each
+# kernel, so every kernel compiles to its own specialised loop.
+
+@njit(cache=True, inline="always")
+def play_on_nb(card_fn, ctx, end_fn, ectx, contract, hands, after_broken, t0, leader, tc, tn,
+               played, broken, taken, chooser_played, scores, voids, track):
+    """Play a trick contract from trick ``t0`` (``tc[:tn]`` on the table, led by ``leader``)
+    to the end of the round (or the last penalty card), ``card_fn`` choosing each card;
+    ``hands`` lose the cards played, ``scores`` gain the round's penalties/gains.
+    ``track`` (a constant): also keep ``voids`` (suits shown by not following) and ``tc``
+    (the current trick), which the searching policies read. Returns the trick count."""
     trump = trump_of_nb(contract)
     danger = penalty_mask_nb(contract)
     restrict = contract == NO_HEARTS or contract == NO_KH
@@ -185,111 +198,15 @@ def rollout_nb(contract, hands, after_broken, t0, leader, tc, tn, played, broken
             p = (leader + j) & 3
             hand = hands[p]
             legal = legal_bonken_nb(hand, j, led, restrict, after_broken, broken)
-            c = heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger, played)
+            c = card_fn(ctx, contract, p, hand, legal, j, led, winner, win_pos, trump, danger,
+                        after_broken, t, leader, tc, played, broken, taken, scores, voids,
+                        chooser_played)
+            if track:
+                if j > 0 and (c >> 4) != led:
+                    voids[p] |= 1 << led
+                tc[j] = c
             bit = np.int64(1) << c
-            hands[p] = hand & ~bit
-            played |= bit
-            trick |= bit
-            if j == 0:
-                led = c >> 4
-            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
-            if key > best_key:
-                best_key = key
-                winner = c
-                win_pos = p
-        if trick & HEARTS:
-            broken = True
-        score_trick_nb(contract, trick, t, win_pos, scores)
-        taken |= trick & danger
-        leader = win_pos
-        t += 1
-        if danger != 0 and taken == danger:
-            break
-
-
-@njit(cache=True)
-def pimc_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, tn, played,
-                 broken, taken, scores, voids, worlds):
-    """pimc: every legal card scored over ``worlds`` sampled deals of the unseen cards
-    (voids respected), each finished by the heuristic; the best average of my own score."""
-    unseen = FULL52 & ~(hand | played)
-    cap = np.zeros(9, dtype=np.int64)
-    for q in range(4):
-        if q != me:
-            cap[q] = 13 - t - (1 if ((q - leader) & 3) < tn else 0)
-    cards = np.empty(13, dtype=np.int64)
-    totals = np.zeros(13, dtype=np.int64)
-    n_legal = list_cards_nb(legal, cards)
-    world = np.empty(4, dtype=np.int64)
-    h2 = np.empty(4, dtype=np.int64)
-    sc = np.empty(4, dtype=np.int64)
-    tc2 = np.empty(4, dtype=np.int64)
-    base = decision_key_nb(dkey, t, me)
-    for w in range(worlds):
-        draw_world_nb(deal_key_nb(base, w), 4, me, hand, unseen, cap, voids, world)
-        for k in range(n_legal):
-            c = cards[k]
-            for q in range(4):
-                h2[q] = world[q]
-                sc[q] = scores[q]
-            h2[me] = hand & ~(np.int64(1) << c)
-            for j in range(tn):
-                tc2[j] = tc[j]
-            tc2[tn] = c
-            rollout_nb(contract, h2, after_broken, t, leader, tc2, tn + 1,
-                       played | (np.int64(1) << c), broken, taken, sc)
-            totals[k] += sc[me]
-    return cards[best_index_nb(totals, n_legal)]
-
-
-@njit(cache=True)
-def play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch, won, scores,
-                   rec_cards, rec_lead, rec_win, record, chosen_from):
-    """Play a trick contract from dealt ``hands`` (modified: cards leave as played).
-    Fills ``won`` and ``scores`` (by position); returns the number of tricks played.
-    ``chosen_from``: the contracts the chooser chose this one from (bit set; 0 when nobody
-    chose), for strong's inference."""
-    trump = trump_of_nb(contract)
-    danger = penalty_mask_nb(contract)
-    restrict = contract == NO_HEARTS or contract == NO_KH
-    for p in range(4):
-        won[p] = 0
-        scores[p] = 0
-    played = np.int64(0)
-    taken = np.int64(0)
-    broken = False
-    voids = scratch[0:4]          # the caller's buffer: no allocation per deal
-    voids[:] = 0
-    tc = scratch[4:8]
-    chooser_played = np.int64(0)   # the chooser's cards so far (strong's inference)
-    leader = 0
-    t = 0
-    while t < 13:
-        led = -1
-        winner = -1
-        best_key = -1
-        win_pos = 0
-        trick = np.int64(0)
-        for j in range(4):
-            p = (leader + j) & 3
-            hand = hands[p]
-            legal = legal_bonken_nb(hand, j, led, restrict, after_broken, broken)
-            if pol[p] == POLICY_RANDOM:
-                c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
-            elif pol[p] == POLICY_PIMC and popcount_nb(legal) > 1:
-                c = pimc_card_nb(dkey, contract, p, hand, legal, after_broken, t, leader, tc, j,
-                                 played, broken, taken, scores, voids, worlds)
-            elif pol[p] == POLICY_STRONG and popcount_nb(legal) > 1:
-                c = strong_nb.strong_card_nb(dkey, contract, p, hand, legal, after_broken, t,
-                                             leader, tc, j, played, broken, taken, scores, voids,
-                                             worlds, chosen_from, chooser_played)
-            else:
-                c = heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger, played)
-            if j > 0 and (c >> 4) != led:
-                voids[p] |= 1 << led
-            tc[j] = c
-            bit = np.int64(1) << c
-            if p == 1:
+            if p == CHOOSER:
                 chooser_played |= bit
             hands[p] = hand & ~bit
             played |= bit
@@ -301,12 +218,7 @@ def play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch, wo
                 best_key = key
                 winner = c
                 win_pos = p
-            if record:
-                rec_cards[t, j] = c
-        if record:
-            rec_lead[t] = leader
-            rec_win[t] = win_pos
-        won[win_pos] += 1
+        end_fn(ectx, t, leader, win_pos)
         if trick & HEARTS:
             broken = True
         score_trick_nb(contract, trick, t, win_pos, scores)
@@ -316,6 +228,149 @@ def play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch, wo
         if danger != 0 and taken == danger:
             break
     return t
+
+
+@njit(cache=True, inline="always")
+def no_trick_end_nb(ectx, t, leader, win_pos):
+    """The trick-end hook of the loops that keep nothing per trick."""
+    return None
+
+
+@njit(cache=True, inline="always")
+def heuristic_hook_nb(ctx, contract, p, hand, legal, j, led, winner, win_pos, trump, danger,
+                      after_broken, t, leader, tc, played, broken, taken, scores, voids,
+                      chooser_played):
+    """Card hook: the heuristic for everyone."""
+    return heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger, played)
+
+
+@njit(cache=True)
+def rollout_nb(contract, hands, after_broken, t0, leader, tc, tn, played, broken, taken, scores):
+    """Finish a round with the heuristic for everyone from trick ``t0`` (``tc[:tn]`` on
+    the table, led by ``leader``); adds the remaining penalties/gains to ``scores``."""
+    play_on_nb(heuristic_hook_nb, 0, no_trick_end_nb, 0, contract, hands, after_broken, t0,
+               leader, tc, tn, played, broken, taken, np.int64(0), scores, tc, False)
+
+
+@njit(cache=True, inline="always")
+def hidden_cap_nb(me, t, leader, tn):
+    """How many hidden cards each other position holds at trick ``t`` with ``tn`` cards on
+    the table (the world samplers' capacity array; :data:`fastsim.pimc_nb.REST` unused)."""
+    cap = np.zeros(REST + 1, dtype=np.int64)
+    for q in range(4):
+        if q != me:
+            cap[q] = 13 - t - (1 if ((q - leader) & 3) < tn else 0)
+    return cap
+
+
+@njit(cache=True, inline="always")
+def branch_nb(world, me, hand, c, scores, tc, tn, h2, sc, tc2):
+    """The state after my candidate card ``c`` in ``world``: ``h2`` its hands with ``c`` out
+    of mine, ``sc`` the scores so far, ``tc2`` the trick with ``c`` added."""
+    for q in range(4):
+        h2[q] = world[q]
+        sc[q] = scores[q]
+    h2[me] = hand & ~(np.int64(1) << c)
+    for j in range(tn):
+        tc2[j] = tc[j]
+    tc2[tn] = c
+
+
+@njit(cache=True, inline="always")
+def score_cards_nb(contract, me, hand, cards, n_cards, world, mult, after_broken, t, leader, tc,
+                   tn, played, broken, taken, scores, totals, h2, sc, tc2):
+    """Each candidate ``cards[k]`` in ``world``, finished by the heuristic: ``totals[k]``
+    gains ``mult`` × my round score (pimc's and strong's card search)."""
+    for k in range(n_cards):
+        c = cards[k]
+        branch_nb(world, me, hand, c, scores, tc, tn, h2, sc, tc2)
+        rollout_nb(contract, h2, after_broken, t, leader, tc2, tn + 1,
+                   played | (np.int64(1) << c), broken, taken, sc)
+        totals[k] += mult * sc[me]
+
+
+@njit(cache=True)
+def pimc_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, tn, played,
+                 broken, taken, scores, voids, worlds):
+    """pimc: every legal card scored over ``worlds`` sampled deals of the unseen cards
+    (voids respected), each finished by the heuristic; the best average of my own score."""
+    unseen = FULL52 & ~(hand | played)
+    cap = hidden_cap_nb(me, t, leader, tn)
+    cards = np.empty(13, dtype=np.int64)
+    totals = np.zeros(13, dtype=np.int64)
+    n_legal = list_cards_nb(legal, cards)
+    world = np.empty(4, dtype=np.int64)
+    h2 = np.empty(4, dtype=np.int64)
+    sc = np.empty(4, dtype=np.int64)
+    tc2 = np.empty(4, dtype=np.int64)
+    base = decision_key_nb(dkey, t, me)
+    for w in range(worlds):
+        draw_world_nb(deal_key_nb(base, w), 4, me, hand, unseen, cap, voids, world)
+        score_cards_nb(contract, me, hand, cards, n_legal, world, 1, after_broken, t, leader, tc,
+                       tn, played, broken, taken, scores, totals, h2, sc, tc2)
+    return cards[best_index_nb(totals, n_legal)]
+
+
+@njit(cache=True, inline="always")
+def seat_card_nb(pol, dkey, contract, p, hand, legal, j, led, winner, trump, danger,
+                 after_broken, t, leader, tc, played, broken, taken, scores, voids, worlds):
+    """The card of policy ``pol`` (random, pimc or the heuristic; strong: see
+    :func:`engine_card_nb`), keyed by the deal key ``dkey``."""
+    if pol == POLICY_RANDOM:
+        return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
+    if pol == POLICY_PIMC and popcount_nb(legal) > 1:
+        return pimc_card_nb(dkey, contract, p, hand, legal, after_broken, t, leader, tc, j,
+                            played, broken, taken, scores, voids, worlds)
+    return heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger, played)
+
+
+@njit(cache=True, inline="always")
+def engine_card_nb(ctx, contract, p, hand, legal, j, led, winner, win_pos, trump, danger,
+                   after_broken, t, leader, tc, played, broken, taken, scores, voids,
+                   chooser_played):
+    """Card hook of the engine: each position's own policy (``ctx``: deal key, policies by
+    position, worlds, the contracts the chooser chose from, the record and whether to
+    write it)."""
+    dkey, pol, worlds, chosen_from, rec_cards, record = ctx
+    if pol[p] == POLICY_STRONG and popcount_nb(legal) > 1:
+        c = strong_nb.strong_card_nb(dkey, contract, p, hand, legal, after_broken, t, leader,
+                                     tc, j, played, broken, taken, scores, voids, worlds,
+                                     chosen_from, chooser_played)
+    else:
+        c = seat_card_nb(pol[p], dkey, contract, p, hand, legal, j, led, winner, trump, danger,
+                         after_broken, t, leader, tc, played, broken, taken, scores, voids,
+                         worlds)
+    if record:
+        rec_cards[t, j] = c
+    return c
+
+
+@njit(cache=True, inline="always")
+def engine_trick_end_nb(ectx, t, leader, win_pos):
+    won, rec_lead, rec_win, record = ectx
+    if record:
+        rec_lead[t] = leader
+        rec_win[t] = win_pos
+    won[win_pos] += 1
+
+
+@njit(cache=True)
+def play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch, won, scores,
+                   rec_cards, rec_lead, rec_win, record, chosen_from):
+    """Play a trick contract from dealt ``hands`` (modified: cards leave as played).
+    Fills ``won`` and ``scores`` (by position); returns the number of tricks played.
+    ``chosen_from``: the contracts the chooser chose this one from (bit set; 0 when nobody
+    chose), for strong's inference."""
+    for p in range(4):
+        won[p] = 0
+        scores[p] = 0
+    voids = scratch[0:4]          # the caller's buffer: no allocation per deal
+    voids[:] = 0
+    tc = scratch[4:8]
+    return play_on_nb(engine_card_nb, (dkey, pol, worlds, chosen_from, rec_cards, record),
+                      engine_trick_end_nb, (won, rec_lead, rec_win, record), contract, hands,
+                      after_broken, 0, 0, tc, 0, np.int64(0), False, np.int64(0), np.int64(0),
+                      scores, voids, True)
 
 
 # ----------------------------------------------------------------------------- domino
