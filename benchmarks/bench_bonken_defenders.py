@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from fastsim import bonken_nb as nb  # noqa: E402
 from fastsim.bonken_schema import DOMINO, N_NEGATIVE, POLICY_HEURISTIC, ROUNDS  # noqa: E402
 from fastsim.bits import high_card_nb, popcount_nb, suit_mask_nb  # noqa: E402
-from fastsim.play_nb import FULL52, above_nb, shuffle_prefix_nb  # noqa: E402
+from fastsim.play_nb import FULL52, above_nb  # noqa: E402
 from fastsim.rng import deal_key_nb, run_key_nb  # noqa: E402
 
 
@@ -132,12 +132,8 @@ def games_nb(seed, n_games, seat_variant, out_totals, out_lead_loss, out_lead_n)
             for k in range(ROUNDS):
                 dealer = k & 3
                 dkey = deal_key_nb(rkey, g * ROUNDS + k)
-                shuffle_prefix_nb(dkey, deck, 51)
+                nb.deal_nb(dkey, deck, hands)
                 for p in range(4):
-                    hm = np.int64(0)
-                    for i in range(13 * p, 13 * p + 13):
-                        hm |= np.int64(1) << deck[i]
-                    hands[p] = hm
                     s = (dealer + 1 + p) & 3
                     var[p] = seat_variant[c, s]
                     game[p] = total[s]

@@ -276,17 +276,26 @@ def branch_nb(world, me, hand, c, scores, tc, tn, h2, sc, tc2):
     tc2[tn] = c
 
 
-@njit(cache=True, inline="always")
-def score_cards_nb(contract, me, hand, cards, n_cards, world, mult, after_broken, t, leader, tc,
-                   tn, played, broken, taken, scores, totals, h2, sc, tc2):
-    """Each candidate ``cards[k]`` in ``world``, finished by the heuristic: ``totals[k]``
-    gains ``mult`` × my round score (pimc's and strong's card search)."""
-    for k in range(n_cards):
-        c = cards[k]
-        branch_nb(world, me, hand, c, scores, tc, tn, h2, sc, tc2)
-        rollout_nb(contract, h2, after_broken, t, leader, tc2, tn + 1,
-                   played | (np.int64(1) << c), broken, taken, sc)
-        totals[k] += mult * sc[me]
+@njit(cache=True)
+def best_card_nb(contract, me, hand, legal, worlds, mult, n_worlds, after_broken, t, leader, tc,
+                 tn, played, broken, taken, scores):
+    """The card search of pimc and strong: every legal card in each of ``worlds[:n_worlds]``
+    (hands by position), finished by the heuristic; the card with the best total of
+    ``mult[w]`` × my round score (ties: the lowest card)."""
+    cards = np.empty(13, dtype=np.int64)
+    totals = np.zeros(13, dtype=np.int64)
+    n_legal = list_cards_nb(legal, cards)
+    h2 = np.empty(4, dtype=np.int64)
+    sc = np.empty(4, dtype=np.int64)
+    tc2 = np.empty(4, dtype=np.int64)
+    for w in range(n_worlds):
+        for k in range(n_legal):
+            c = cards[k]
+            branch_nb(worlds[w], me, hand, c, scores, tc, tn, h2, sc, tc2)
+            rollout_nb(contract, h2, after_broken, t, leader, tc2, tn + 1,
+                       played | (np.int64(1) << c), broken, taken, sc)
+            totals[k] += mult[w] * sc[me]
+    return cards[best_index_nb(totals, n_legal)]
 
 
 @njit(cache=True)
@@ -296,19 +305,12 @@ def pimc_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, t
     (voids respected), each finished by the heuristic; the best average of my own score."""
     unseen = FULL52 & ~(hand | played)
     cap = hidden_cap_nb(me, t, leader, tn)
-    cards = np.empty(13, dtype=np.int64)
-    totals = np.zeros(13, dtype=np.int64)
-    n_legal = list_cards_nb(legal, cards)
-    world = np.empty(4, dtype=np.int64)
-    h2 = np.empty(4, dtype=np.int64)
-    sc = np.empty(4, dtype=np.int64)
-    tc2 = np.empty(4, dtype=np.int64)
+    drawn = np.empty((worlds, 4), dtype=np.int64)
     base = decision_key_nb(dkey, t, me)
     for w in range(worlds):
-        draw_world_nb(deal_key_nb(base, w), 4, me, hand, unseen, cap, voids, world)
-        score_cards_nb(contract, me, hand, cards, n_legal, world, 1, after_broken, t, leader, tc,
-                       tn, played, broken, taken, scores, totals, h2, sc, tc2)
-    return cards[best_index_nb(totals, n_legal)]
+        draw_world_nb(deal_key_nb(base, w), 4, me, hand, unseen, cap, voids, drawn[w])
+    return best_card_nb(contract, me, hand, legal, drawn, np.ones(worlds, dtype=np.int64), worlds,
+                        after_broken, t, leader, tc, tn, played, broken, taken, scores)
 
 
 @njit(cache=True, inline="always")
@@ -413,36 +415,44 @@ def domino_heuristic_nb(hand, legal):
     return best
 
 
-@njit(cache=True)
-def play_domino_nb(dkey, hands, pol, scores, rec_moves, rec_out, record):
-    """Play Domino; ``rec_moves[m] = (position, card or -1 for a pass)``. Returns
-    (number of turns, losing position)."""
-    lo = np.full(4, -1, dtype=np.int64)
-    hi = np.full(4, -1, dtype=np.int64)
-    for p in range(4):
-        scores[p] = 0
-    out = 0
-    p = 0
-    m = 0
+@njit(cache=True, inline="always")
+def domino_move_nb(pol, dkey, hand, lo, hi, m):
+    """The Domino move of policy ``pol`` at turn ``m``: a card, or -1 for a pass when nothing
+    is legal (pimc and strong play Domino by the heuristic)."""
+    legal = domino_legal_nb(hand, lo, hi)
+    if legal == 0:
+        return -1
+    if pol == POLICY_RANDOM:
+        return random_card_nb(dkey, CTR_DOMINO + m, legal)
+    return domino_heuristic_nb(hand, legal)
+
+
+@njit(cache=True, inline="always")
+def domino_place_nb(c, lo, hi):
+    """Lay card ``c``: it opens its suit's row (an 8) or extends it at either end."""
+    s = c >> 4
+    r = c & 15
+    if lo[s] < 0:
+        lo[s] = r
+        hi[s] = r
+    elif r > hi[s]:
+        hi[s] = r
+    else:
+        lo[s] = r
+
+
+@njit(cache=True, inline="always")
+def domino_on_nb(dkey, pol, hands, lo, hi, p, m, out, rec_moves, rec_out, record):
+    """The Domino loop, written once (the engine and the Domino query): from position ``p``
+    to move (turn ``m``, ``out`` players already out) until three are out, ``pol[q]`` the
+    policy of position ``q``; ``rec_moves[m] = (position, card or -1 for a pass)`` and
+    ``rec_out`` the order going out when ``record``. Returns (turns, losing position)."""
     while out < 3:
         hand = hands[p]
         if hand != 0:
-            legal = domino_legal_nb(hand, lo, hi)
-            c = -1
-            if legal:
-                if pol[p] == POLICY_RANDOM:
-                    c = random_card_nb(dkey, CTR_DOMINO + m, legal)
-                else:
-                    c = domino_heuristic_nb(hand, legal)
-                s = c >> 4
-                r = c & 15
-                if lo[s] < 0:
-                    lo[s] = r
-                    hi[s] = r
-                elif r > hi[s]:
-                    hi[s] = r
-                else:
-                    lo[s] = r
+            c = domino_move_nb(pol[p], dkey, hand, lo, hi, m)
+            if c >= 0:
+                domino_place_nb(c, lo, hi)
                 hands[p] = hand & ~(np.int64(1) << c)
                 if hands[p] == 0:
                     if record:
@@ -457,11 +467,41 @@ def play_domino_nb(dkey, hands, pol, scores, rec_moves, rec_out, record):
     for q in range(4):
         if hands[q] != 0:
             loser = q
+    return m, loser
+
+
+@njit(cache=True)
+def play_domino_nb(dkey, hands, pol, scores, rec_moves, rec_out, record):
+    """Play Domino; ``rec_moves[m] = (position, card or -1 for a pass)``. Returns
+    (number of turns, losing position)."""
+    lo = np.full(4, -1, dtype=np.int64)
+    hi = np.full(4, -1, dtype=np.int64)
+    for p in range(4):
+        scores[p] = 0
+    m, loser = domino_on_nb(dkey, pol, hands, lo, hi, 0, 0, 0, rec_moves, rec_out, record)
     scores[loser] = -PTS_DOMINO_LOSER
     return m, loser
 
 
 # ----------------------------------------------------------------------------- games
+
+@njit(cache=True, inline="always")
+def hand_of_nb(deck, first):
+    """The hand of the 13 cards ``deck[first:first + 13]``."""
+    m = np.int64(0)
+    for i in range(first, first + 13):
+        m |= np.int64(1) << deck[i]
+    return m
+
+
+@njit(cache=True, inline="always")
+def deal_nb(dkey, deck, hands):
+    """Shuffle with the deal key and give 13 cards to each position (0 = left of the
+    dealer): position p gets ``deck[13p:13p + 13]``."""
+    shuffle_prefix_nb(dkey, deck, 51)
+    for p in range(4):
+        hands[p] = hand_of_nb(deck, 13 * p)
+
 
 @njit(cache=True, parallel=True)
 def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, worlds, game_start, n_games,
@@ -493,13 +533,9 @@ def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, worlds, game_
                 for p in range(4):
                     pol[p] = seat_pol[(dealer + 1 + p) & 3]
                 dkey = deal_key_nb(rkey, deal)
-                shuffle_prefix_nb(dkey, deck, 51)
+                deal_nb(dkey, deck, hands)
                 for p in range(4):
-                    hm = np.int64(0)
-                    for i in range(13 * p, 13 * p + 13):
-                        hm |= np.int64(1) << deck[i]
-                    hands[p] = hm
-                    o_hands[r, (dealer + 1 + p) & 3] = hm
+                    o_hands[r, (dealer + 1 + p) & 3] = hands[p]
                 contract = plan[k]
                 chosen_from = 0
                 if contract < 0:
@@ -588,10 +624,7 @@ def contract_query_nb(seed, my_hand, unseen, contracts, pol, after_broken, world
                 if p == 1:
                     dealt[p] = my_hand
                     continue
-                hm = np.int64(0)
-                for k in range(13 * q, 13 * q + 13):
-                    hm |= np.int64(1) << deck[k]
-                dealt[p] = hm
+                dealt[p] = hand_of_nb(deck, 13 * q)
                 q += 1
             for c in range(nc):
                 for p in range(4):

@@ -8,11 +8,11 @@ card functions (:mod:`fastsim.bonken_nb`), so the query cannot drift from the si
 import numpy as np
 from numba import njit, prange
 
-from .bonken_nb import (branch_nb, domino_heuristic_nb, domino_legal_nb, heuristic_card_nb,
-                        hidden_cap_nb, no_trick_end_nb, penalty_mask_nb, play_on_nb, rollout_nb,
-                        seat_card_nb, trump_of_nb)
-from .bonken_schema import CTR_DOMINO, POLICY_HEURISTIC, POLICY_RANDOM
-from .play_nb import FULL52, random_card_nb
+from .bonken_nb import (branch_nb, domino_move_nb, domino_on_nb, domino_place_nb,
+                        heuristic_card_nb, hidden_cap_nb, no_trick_end_nb, penalty_mask_nb,
+                        play_on_nb, rollout_nb, seat_card_nb, trump_of_nb)
+from .bonken_schema import POLICY_HEURISTIC
+from .play_nb import FULL52
 from .rng import deal_key_nb, run_key_nb
 from .sample_nb import hidden_deal_forbid_nb, hidden_deal_nb
 from .trick import NATURAL_ORDER, trick_so_far_nb
@@ -187,53 +187,6 @@ def decide_heuristic_nb(contract, hand, legal, leader, tc, tn, played):
 # ----------------------------------------------------------------------------- domino
 
 @njit(cache=True)
-def domino_move_nb(pol, dkey, hand, lo, hi, m):
-    """The engine's Domino move (:func:`fastsim.bonken_nb.play_domino_nb`): a card, or -1
-    for a pass when nothing is legal (pimc plays Domino by the heuristic)."""
-    legal = domino_legal_nb(hand, lo, hi)
-    if legal == 0:
-        return -1
-    if pol == POLICY_RANDOM:
-        return random_card_nb(dkey, CTR_DOMINO + m, legal)
-    return domino_heuristic_nb(hand, legal)
-
-
-@njit(cache=True, inline="always")
-def _domino_place_nb(c, lo, hi):
-    s = c >> 4
-    r = c & 15
-    if lo[s] < 0:
-        lo[s] = r
-        hi[s] = r
-    elif r > hi[s]:
-        hi[s] = r
-    else:
-        lo[s] = r
-
-
-@njit(cache=True)
-def domino_finish_nb(dkey, pol, hands, lo, hi, p, m, out):
-    """Continue Domino exactly as the engine's loop from position ``p`` to move (turn
-    counter ``m``, ``out`` players already out); returns the losing position."""
-    while out < 3:
-        hand = hands[p]
-        if hand != 0:
-            c = domino_move_nb(pol, dkey, hand, lo, hi, m)
-            if c >= 0:
-                _domino_place_nb(c, lo, hi)
-                hands[p] = hand & ~(np.int64(1) << c)
-                if hands[p] == 0:
-                    out += 1
-            m += 1
-        p = (p + 1) & 3
-    loser = 0
-    for q in range(4):
-        if hands[q] != 0:
-            loser = q
-    return loser
-
-
-@njit(cache=True)
 def _domino_world_nb(wkey, me, hand, unseen, cap, forbid, world):
     return hidden_deal_forbid_nb(wkey, 4, me, hand, unseen, cap, forbid, world)
 
@@ -265,6 +218,9 @@ def domino_query_nb(seed, me, hand, moves, unseen, cap, forbid, lo, hi, m, out, 
         h2 = np.empty(4, dtype=np.int64)
         lo2 = np.empty(4, dtype=np.int64)
         hi2 = np.empty(4, dtype=np.int64)
+        pols = np.full(4, pol, dtype=np.int64)
+        dm = np.empty((1, 2), dtype=np.int8)
+        d1 = np.empty(1, dtype=np.int8)
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             wkey = deal_key_nb(rkey, start + i)
             logw = _domino_world_nb(wkey, me, hand, unseen, cap, forbid, world)
@@ -280,17 +236,19 @@ def domino_query_nb(seed, me, hand, moves, unseen, cap, forbid, lo, hi, m, out, 
                     lo2[q] = lo[q]
                     hi2[q] = hi[q]
                 if c >= 0:
-                    _domino_place_nb(c, lo2, hi2)
+                    domino_place_nb(c, lo2, hi2)
                     h2[me] = hand & ~(np.int64(1) << c)
                     if h2[me] == 0:
                         o += 1
-                loser = domino_finish_nb(pkey, pol, h2, lo2, hi2, (me + 1) & 3, m + 1, o)
+                _, loser = domino_on_nb(pkey, pols, h2, lo2, hi2, (me + 1) & 3, m + 1, o, dm, d1,
+                                        False)
                 out_lose[i, k] = loser == me
 
 
 @njit(cache=True)
 def domino_decide_nb(pol, seed, deal, hand, lo, hi, m):
-    """:func:`domino_move_nb` keyed like the simulator's deal ``deal`` of run ``seed``."""
+    """:func:`fastsim.bonken_nb.domino_move_nb` keyed like the simulator's deal ``deal`` of run
+    ``seed``."""
     return domino_move_nb(pol, deal_key_nb(run_key_nb(seed), deal), hand, lo, hi, m)
 
 

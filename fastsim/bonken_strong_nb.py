@@ -30,9 +30,9 @@ from numba import njit
 from .bits import popcount_nb, lowest_nb
 from .bonken_nb import (CHOOSER, choose_contract_nb, heuristic_card_nb, hidden_cap_nb,
                         negative_cost_nb, no_trick_end_nb, pimc_card_nb, play_domino_nb,
-                        play_on_nb, rollout_nb, score_cards_nb, trump_of_nb)
+                        play_on_nb, rollout_nb, best_card_nb, trump_of_nb)
 from .bonken_schema import BASELINE, DOMINO, N_NEGATIVE, POLICY_HEURISTIC
-from .pimc_nb import best_index_nb, draw_world_nb, list_cards_nb, resample_nb
+from .pimc_nb import draw_world_nb, resample_nb
 from .play_nb import FULL52, hand_value_nb
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb, run_key_nb
 
@@ -177,16 +177,8 @@ def strong_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc,
     mult = np.empty(worlds, dtype=np.int64)
     k, _ = strong_worlds_nb(dkey, contract, me, hand, t, leader, tn, played, voids, worlds,
                             chosen_from, chooser_played, TEMP_NEGATIVE, TEMP_TRUMP, kept, mult)
-    cards = np.empty(13, dtype=np.int64)
-    totals = np.zeros(13, dtype=np.int64)
-    n_legal = list_cards_nb(legal, cards)
-    h2 = np.empty(4, dtype=np.int64)
-    sc = np.empty(4, dtype=np.int64)
-    tc2 = np.empty(4, dtype=np.int64)
-    for w in range(k):
-        score_cards_nb(contract, me, hand, cards, n_legal, kept[w], mult[w], after_broken, t,
-                       leader, tc, tn, played, broken, taken, scores, totals, h2, sc, tc2)
-    return cards[best_index_nb(totals, n_legal)]
+    return best_card_nb(contract, me, hand, legal, kept, mult, k, after_broken, t, leader, tc, tn,
+                        played, broken, taken, scores)
 
 
 @njit(cache=True)
