@@ -88,12 +88,12 @@ def card_nb(variant, contract, hand, legal, j, led, winner, trump, danger, playe
 @njit(cache=True, inline="always")
 def variant_hook_nb(ctx, contract, p, hand, legal, j, led, winner, win_pos, trump, danger,
                     after_broken, t, leader, tc, played, broken, taken, scores, voids,
-                    chooser_played):
+                    chooser_played, variant_of):
     """The engine's trick loop's card hook (fastsim.bonken_nb.play_on_nb): each position's
-    variant of the heuristic (``ctx``: variants by position, game totals by position)."""
-    variant_of, game = ctx
+    variant of the heuristic (``variant_of``, by position; the game totals by position come
+    as ``voids``, which this loop does not keep)."""
     return card_nb(variant_of[p], contract, hand, legal, j, led, winner, trump, danger, played,
-                   game, p, win_pos)
+                   voids, p, win_pos)
 
 
 @njit(cache=True)
@@ -101,9 +101,8 @@ def play_round_nb(contract, hands, variant_of, game, scores, tc):
     """One trick round through the engine's own trick loop (``tc``: a scratch of 4)."""
     for p in range(4):
         scores[p] = 0
-    nb.play_on_nb(variant_hook_nb, (variant_of, game), nb.no_trick_end_nb, 0, contract, hands,
-                  False, 0, 0, tc, 0, np.int64(0), False, np.int64(0), np.int64(0), scores, tc,
-                  False)
+    nb.play_on_nb(variant_hook_nb, 0, contract, hands, variant_of, False, 0, 0, tc, 0,
+                  np.int64(0), False, np.int64(0), np.int64(0), scores, game, False)
 
 
 @njit(cache=True, parallel=True)

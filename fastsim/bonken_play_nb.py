@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit, prange
 
 from .bonken_nb import (branch_nb, domino_move_nb, domino_on_nb, domino_place_nb,
-                        heuristic_card_nb, hidden_cap_nb, no_trick_end_nb, penalty_mask_nb,
+                        heuristic_card_nb, hidden_cap_nb, penalty_mask_nb,
                         play_on_nb, rollout_nb, seat_card_nb, trump_of_nb)
 from .bonken_schema import POLICY_HEURISTIC
 from .play_nb import FULL52
@@ -36,7 +36,7 @@ def decide_card_nb(pol, seed, deal, contract, p, hand, legal, after_broken, t, l
 @njit(cache=True, inline="always")
 def policy_hook_nb(ctx, contract, p, hand, legal, j, led, winner, win_pos, trump, danger,
                    after_broken, t, leader, tc, played, broken, taken, scores, voids,
-                   chooser_played):
+                   chooser_played, pols):
     """Card hook: one policy for everyone (``ctx``: policy, deal key, worlds)."""
     pol, dkey, worlds = ctx
     return seat_card_nb(pol, dkey, contract, p, hand, legal, j, led, winner, trump, danger,
@@ -48,9 +48,8 @@ def rollout_policy_nb(dkey, pol, contract, hands, after_broken, t0, leader, tc, 
                       broken, taken, scores, voids, worlds):
     """Finish a round from trick ``t0`` exactly as the engine's play loop does, everyone
     playing ``pol``; adds the remaining penalties/gains to ``scores``."""
-    play_on_nb(policy_hook_nb, (pol, dkey, worlds), no_trick_end_nb, 0, contract, hands,
-               after_broken, t0, leader, tc, tn, played, broken, taken, np.int64(0), scores,
-               voids, True)
+    play_on_nb(policy_hook_nb, (pol, dkey, worlds), contract, hands, tc, after_broken, t0,
+               leader, tc, tn, played, broken, taken, np.int64(0), scores, voids, True)
 
 
 @njit(cache=True)

@@ -29,7 +29,7 @@ from numba import njit
 
 from .bits import popcount_nb, lowest_nb
 from .bonken_nb import (CHOOSER, choose_contract_nb, heuristic_card_nb, hidden_cap_nb,
-                        negative_cost_nb, no_trick_end_nb, pimc_card_nb, play_domino_nb,
+                        negative_cost_nb, pimc_card_nb, play_domino_nb,
                         play_on_nb, rollout_nb, best_card_nb, trump_of_nb)
 from .bonken_schema import BASELINE, DOMINO, N_NEGATIVE, POLICY_HEURISTIC
 from .pimc_nb import draw_world_nb, resample_nb
@@ -206,7 +206,7 @@ def strong_choose_decide_nb(seed, deal, hand, avail, after_broken, worlds):
 @njit(cache=True, inline="always")
 def strong_hook_nb(ctx, contract, p, hand, legal, j, led, winner, win_pos, trump, danger,
                    after_broken, t, leader, tc, played, broken, taken, scores, voids,
-                   chooser_played):
+                   chooser_played, pol):
     """Card hook: strong for everyone (``ctx``: deal key, worlds, the contracts the chooser
     chose from); a single legal card without search, as in the engine."""
     dkey, worlds, chosen_from = ctx
@@ -223,9 +223,8 @@ def rollout_strong_nb(dkey, contract, hands, after_broken, t0, leader, tc, tn, p
     """Finish a round from trick ``t0`` as the engine's play loop does with everyone playing
     strong (:func:`fastsim.bonken_play_nb.rollout_policy_nb` for strong); adds the remaining
     penalties/gains to ``scores``."""
-    play_on_nb(strong_hook_nb, (dkey, worlds, chosen_from), no_trick_end_nb, 0, contract, hands,
-               after_broken, t0, leader, tc, tn, played, broken, taken, chooser_played, scores,
-               voids, True)
+    play_on_nb(strong_hook_nb, (dkey, worlds, chosen_from), contract, hands, tc, after_broken,
+               t0, leader, tc, tn, played, broken, taken, chooser_played, scores, voids, True)
 
 
 @njit(cache=True, inline="always")
