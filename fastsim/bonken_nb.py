@@ -592,7 +592,9 @@ def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, worlds, game_
                 dkey = deal_key_nb(rkey, deal)
                 shuffle_prefix_nb(dkey, deck, 51)
                 for p in range(4):
-                    hm = hand_of_nb(deck, 13 * p)
+                    hm = np.int64(0)
+                    for i in range(13 * p, 13 * p + 13):
+                        hm |= np.int64(1) << deck[i]
                     hands[p] = hm
                     o_hands[r, (dealer + 1 + p) & 3] = hm
                 contract = plan[k]
