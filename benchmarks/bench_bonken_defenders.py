@@ -35,12 +35,10 @@ from numba import njit, prange
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fastsim import bonken_nb as nb  # noqa: E402
-from fastsim.bonken_schema import (DOMINO, N_NEGATIVE, NO_HEARTS, NO_KH,  # noqa: E402
-                                   POLICY_HEURISTIC, ROUNDS)
+from fastsim.bonken_schema import DOMINO, N_NEGATIVE, POLICY_HEURISTIC, ROUNDS  # noqa: E402
 from fastsim.bits import high_card_nb, popcount_nb, suit_mask_nb  # noqa: E402
-from fastsim.play_nb import FULL52, above_nb, shuffle_prefix_nb  # noqa: E402
+from fastsim.play_nb import FULL52, above_nb  # noqa: E402
 from fastsim.rng import deal_key_nb, run_key_nb  # noqa: E402
-from fastsim.trick import NATURAL_ORDER, trick_key_nb  # noqa: E402
 
 
 # the variants (0 = today's heuristic); see VARIANTS below
@@ -87,49 +85,24 @@ def card_nb(variant, contract, hand, legal, j, led, winner, trump, danger, playe
     return high_card_nb(s)
 
 
+@njit(cache=True, inline="always")
+def variant_hook_nb(ctx, contract, p, hand, legal, j, led, winner, win_pos, trump, danger,
+                    after_broken, t, leader, tc, played, broken, taken, scores, voids,
+                    chooser_played, variant_of):
+    """The engine's trick loop's card hook (fastsim.bonken_nb.play_on_nb): each position's
+    variant of the heuristic (``variant_of``, by position; the game totals by position come
+    as ``voids``, which this loop does not keep)."""
+    return card_nb(variant_of[p], contract, hand, legal, j, led, winner, trump, danger, played,
+                   voids, p, win_pos)
+
+
 @njit(cache=True)
-def play_round_nb(contract, hands, variant_of, game, scores):
-    trump = nb.trump_of_nb(contract)
-    danger = nb.penalty_mask_nb(contract)
-    restrict = contract == NO_HEARTS or contract == NO_KH
+def play_round_nb(contract, hands, variant_of, game, scores, tc):
+    """One trick round through the engine's own trick loop (``tc``: a scratch of 4)."""
     for p in range(4):
         scores[p] = 0
-    played = np.int64(0)
-    taken = np.int64(0)
-    broken = False
-    leader = 0
-    t = 0
-    while t < 13:
-        led = -1
-        winner = -1
-        best_key = -1
-        win_pos = 0
-        trick = np.int64(0)
-        for j in range(4):
-            p = (leader + j) & 3
-            hand = hands[p]
-            legal = nb.legal_bonken_nb(hand, j, led, restrict, False, broken)
-            c = card_nb(variant_of[p], contract, hand, legal, j, led, winner, trump, danger,
-                        played, game, p, win_pos)
-            bit = np.int64(1) << c
-            hands[p] = hand & ~bit
-            played |= bit
-            trick |= bit
-            if j == 0:
-                led = c >> 4
-            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
-            if key > best_key:
-                best_key = key
-                winner = c
-                win_pos = p
-        if trick & nb.HEARTS:
-            broken = True
-        nb.score_trick_nb(contract, trick, t, win_pos, scores)
-        taken |= trick & danger
-        leader = win_pos
-        t += 1
-        if danger != 0 and taken == danger:
-            break
+    nb.play_on_nb(variant_hook_nb, 0, contract, hands, variant_of, False, 0, 0, tc, 0,
+                  np.int64(0), False, np.int64(0), np.int64(0), scores, game, False)
 
 
 @njit(cache=True, parallel=True)
@@ -148,6 +121,7 @@ def games_nb(seed, n_games, seat_variant, out_totals, out_lead_loss, out_lead_n)
         dm = np.empty((1, 2), dtype=np.int8)
         d1 = np.empty(1, dtype=np.int8)
         total = np.empty(4, dtype=np.int64)
+        tc = np.empty(4, dtype=np.int64)
         for c in range(C):
             for s in range(4):
                 total[s] = 0
@@ -157,12 +131,8 @@ def games_nb(seed, n_games, seat_variant, out_totals, out_lead_loss, out_lead_n)
             for k in range(ROUNDS):
                 dealer = k & 3
                 dkey = deal_key_nb(rkey, g * ROUNDS + k)
-                shuffle_prefix_nb(dkey, deck, 51)
+                nb.deal_nb(dkey, deck, hands)
                 for p in range(4):
-                    hm = np.int64(0)
-                    for i in range(13 * p, 13 * p + 13):
-                        hm |= np.int64(1) << deck[i]
-                    hands[p] = hm
                     s = (dealer + 1 + p) & 3
                     var[p] = seat_variant[c, s]
                     game[p] = total[s]
@@ -172,7 +142,7 @@ def games_nb(seed, n_games, seat_variant, out_totals, out_lead_loss, out_lead_n)
                 if contract == DOMINO:
                     nb.play_domino_nb(dkey, hands, pol, scores, dm, d1, False)
                 else:
-                    play_round_nb(contract, hands, var, game, scores)
+                    play_round_nb(contract, hands, var, game, scores, tc)
                 if 0 < k < N_NEGATIVE:
                     top = max(game[0], game[1], game[2], game[3])
                     n_top = 0

@@ -8,32 +8,16 @@ card functions (:mod:`fastsim.bonken_nb`), so the query cannot drift from the si
 import numpy as np
 from numba import njit, prange
 
-from .bits import popcount_nb
-from .bonken_nb import (HEARTS, domino_heuristic_nb, domino_legal_nb, heuristic_card_nb,
-                        legal_bonken_nb, penalty_mask_nb, pimc_card_nb, rollout_nb,
-                        score_trick_nb, trump_of_nb)
-from .bonken_schema import (CTR_DOMINO, CTR_PLAY, NO_HEARTS, NO_KH, POLICY_HEURISTIC, POLICY_PIMC,
-                            POLICY_RANDOM)
-from .pimc_nb import REST
-from .play_nb import FULL52, random_card_nb
+from .bonken_nb import (branch_nb, domino_move_nb, domino_on_nb, domino_place_nb,
+                        heuristic_card_nb, hidden_cap_nb, penalty_mask_nb,
+                        play_on_nb, rollout_nb, seat_card_nb, trump_of_nb)
+from .bonken_schema import POLICY_HEURISTIC
+from .play_nb import FULL52
 from .rng import deal_key_nb, run_key_nb
 from .sample_nb import hidden_deal_forbid_nb, hidden_deal_nb
-from .trick import NATURAL_ORDER, trick_key_nb, trick_so_far_nb
+from .trick import NATURAL_ORDER, trick_so_far_nb
 
 WORLD_SALT = 7_000_000
-
-
-@njit(cache=True, inline="always")
-def policy_card_nb(pol, dkey, contract, p, hand, legal, j, led, winner, after_broken, t,
-                   leader, tc, played, broken, taken, scores, voids, worlds):
-    """The engine's policy branch of :func:`fastsim.bonken_nb.play_tricks_nb`."""
-    if pol == POLICY_RANDOM:
-        return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
-    if pol == POLICY_PIMC and popcount_nb(legal) > 1:
-        return pimc_card_nb(dkey, contract, p, hand, legal, after_broken, t, leader, tc, j,
-                            played, broken, taken, scores, voids, worlds)
-    return heuristic_card_nb(contract, hand, legal, j, led, winner, trump_of_nb(contract),
-                             penalty_mask_nb(contract), played)
 
 
 @njit(cache=True)
@@ -42,10 +26,21 @@ def decide_card_nb(pol, seed, deal, contract, p, hand, legal, after_broken, t, l
     """The card policy ``pol`` plays for position ``p`` with ``tc[:tn]`` on the table, keyed
     like the simulator's deal ``deal`` of run ``seed``."""
     dkey = deal_key_nb(run_key_nb(seed), deal)
-    led, winner, _, _, _ = trick_so_far_nb(tc, tn, leader, 4, trump_of_nb(contract),
-                                           NATURAL_ORDER)
-    return policy_card_nb(pol, dkey, contract, p, hand, legal, tn, led, winner, after_broken,
-                          t, leader, tc, played, broken, taken, scores, voids, worlds)
+    trump = trump_of_nb(contract)
+    led, winner, _, _, _ = trick_so_far_nb(tc, tn, leader, 4, trump, NATURAL_ORDER)
+    return seat_card_nb(pol, dkey, contract, p, hand, legal, tn, led, winner, trump,
+                        penalty_mask_nb(contract), after_broken, t, leader, tc, played, broken,
+                        taken, scores, voids, worlds)
+
+
+@njit(cache=True, inline="always")
+def policy_hook_nb(ctx, contract, p, hand, legal, j, led, winner, win_pos, trump, danger,
+                   after_broken, t, leader, tc, played, broken, taken, scores, voids,
+                   chooser_played, pols):
+    """Card hook: one policy for everyone (``ctx``: policy, deal key, worlds)."""
+    pol, dkey, worlds = ctx
+    return seat_card_nb(pol, dkey, contract, p, hand, legal, j, led, winner, trump, danger,
+                        after_broken, t, leader, tc, played, broken, taken, scores, voids, worlds)
 
 
 @njit(cache=True)
@@ -53,43 +48,8 @@ def rollout_policy_nb(dkey, pol, contract, hands, after_broken, t0, leader, tc, 
                       broken, taken, scores, voids, worlds):
     """Finish a round from trick ``t0`` exactly as the engine's play loop does, everyone
     playing ``pol``; adds the remaining penalties/gains to ``scores``."""
-    trump = trump_of_nb(contract)
-    danger = penalty_mask_nb(contract)
-    restrict = contract == NO_HEARTS or contract == NO_KH
-    t = t0
-    while t < 13:
-        start = tn if t == t0 else 0
-        led, winner, win_pos, best_key, trick = trick_so_far_nb(tc, start, leader, 4, trump,
-                                                               NATURAL_ORDER)
-        for j in range(start, 4):
-            p = (leader + j) & 3
-            hand = hands[p]
-            legal = legal_bonken_nb(hand, j, led, restrict, after_broken, broken)
-            c = policy_card_nb(pol, dkey, contract, p, hand, legal, j, led, winner,
-                               after_broken, t, leader, tc, played, broken, taken, scores,
-                               voids, worlds)
-            if j > 0 and (c >> 4) != led:
-                voids[p] |= 1 << led
-            tc[j] = c
-            bit = np.int64(1) << c
-            hands[p] = hand & ~bit
-            played |= bit
-            trick |= bit
-            if j == 0:
-                led = c >> 4
-            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
-            if key > best_key:
-                best_key = key
-                winner = c
-                win_pos = p
-        if trick & HEARTS:
-            broken = True
-        score_trick_nb(contract, trick, t, win_pos, scores)
-        taken |= trick & danger
-        leader = win_pos
-        t += 1
-        if danger != 0 and taken == danger:
-            break
+    play_on_nb(policy_hook_nb, (pol, dkey, worlds), contract, hands, tc, after_broken, t0,
+               leader, tc, tn, played, broken, taken, np.int64(0), scores, voids, True)
 
 
 @njit(cache=True)
@@ -100,10 +60,7 @@ def _world_nb(wkey, me, hand, unseen, t, leader, tn, voids, contract, chosen_fro
     I am not the chooser, the log probability of its choice under the soft chooser model
     (:func:`fastsim.bonken_strong_nb.chooser_logp_nb`) on its hand as dealt (held in the
     world plus ``chooser_played``)."""
-    cap = np.zeros(REST + 1, dtype=np.int64)
-    for q in range(4):
-        if q != me:
-            cap[q] = 13 - t - (1 if ((q - leader) & 3) < tn else 0)
+    cap = hidden_cap_nb(me, t, leader, tn)
     lw = hidden_deal_nb(wkey, 4, me, hand, unseen, cap, voids, world)
     if chosen_from != 0 and me != strong.CHOOSER and lw != -np.inf:
         lw += strong.chooser_logp_nb(world[strong.CHOOSER] | chooser_played, chosen_from,
@@ -125,67 +82,15 @@ def sample_worlds_nb(seed, me, hand, played, t, leader, tn, voids, contract, cho
             out_world[i, q] = world[q]
 
 
-@njit(cache=True, parallel=True)
-def play_query_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, tn, played,
-                  broken, taken, scores, voids, svoids, pol, worlds, start, count, chunk,
-                  out_logw, out_scores, chosen_from, chooser_played):
-    """(Heuristic only: ``pol`` and ``worlds`` are ignored, so that this kernel stays small and
-    compiles fast; :func:`play_query_policy_nb` takes any policy.) Sample worlds ``start ..
-    start+count`` for position ``me`` (to move) and finish each once per candidate card
-    ``cards[k]`` with policy ``pol`` for everyone (same world and policy randomness for
-    every card). ``out_scores[i, k]``: my round score (points so far included) after card k;
-    ``out_logw[i]``: the world's log importance weight. ``voids``: the suits shown by not
-    following (the engine's bookkeeping, for pimc); ``svoids``: everything known, for
-    sampling (a restricted heart lead shows a hand of hearts only); ``chosen_from``,
-    ``chooser_played``: the chooser's choice that weighs the worlds (:func:`_world_nb`)."""
-    rkey = run_key_nb(seed)
-    unseen = FULL52 & ~(hand | played)
-    K = cards.shape[0]
-    n_chunks = (count + chunk - 1) // chunk
-    for ci in prange(n_chunks):
-        world = np.empty(4, dtype=np.int64)
-        h2 = np.empty(4, dtype=np.int64)
-        sc = np.empty(4, dtype=np.int64)
-        v2 = np.empty(4, dtype=np.int64)
-        tc2 = np.empty(4, dtype=np.int64)
-        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
-            wkey = deal_key_nb(rkey, start + i)
-            logw = _world_nb(wkey, me, hand, unseen, t, leader, tn, svoids, contract,
-                             chosen_from, chooser_played, world)
-            out_logw[i] = logw
-            if logw == -np.inf:
-                continue
-            for k in range(K):
-                c = cards[k]
-                for q in range(4):
-                    h2[q] = world[q]
-                    sc[q] = scores[q]
-                    v2[q] = voids[q]
-                h2[me] = hand & ~(np.int64(1) << c)
-                for j in range(tn):
-                    tc2[j] = tc[j]
-                tc2[tn] = c
-                if tn > 0 and (c >> 4) != (tc[0] >> 4):
-                    v2[me] |= 1 << (tc[0] >> 4)
-                pl = played | (np.int64(1) << c)
-                rollout_nb(contract, h2, after_broken, t, leader, tc2, tn + 1, pl, broken,
-                           taken, sc)
-                out_scores[i, k] = sc[me]
-
-
-
-@njit(cache=True, parallel=True)
-def play_query_policy_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, tn, played,
-                         broken, taken, scores, voids, svoids, pol, worlds, start, count, chunk,
-                         out_logw, out_scores, chosen_from, chooser_played):
-    """(Any policy; :func:`play_query_nb` is the small, fast-compiling heuristic-only twin with the
-    same arguments.) Sample worlds ``start .. start+count`` for position ``me`` (to move)
-    and finish each once per candidate card ``cards[k]`` with policy ``pol`` for everyone
-    (same world and policy randomness for every card). ``out_scores[i, k]``: my round score
-    (points so far included) after card k; ``out_logw[i]``: the world's log importance
-    weight. ``voids``: the suits shown by not following (the engine's bookkeeping, for
-    pimc); ``svoids``: everything known, for sampling (a restricted heart lead shows a hand
-    of hearts only); ``chosen_from``, ``chooser_played``: as :func:`play_query_nb`'s."""
+@njit(cache=True, inline="always")
+def query_nb(finish_fn, fctx, seed, contract, me, hand, cards, after_broken, t, leader, tc, tn,
+             played, broken, taken, scores, voids, svoids, start, count, chunk, out_logw,
+             out_scores, chosen_from, chooser_played):
+    """The play query's loop, written once (:func:`play_query_nb`, :func:`play_query_policy_nb`,
+    :func:`fastsim.bonken_strong_nb.play_query_strong_nb`): worlds ``start .. start+count``
+    (:func:`_world_nb`), each finished once per candidate card by the hook ``finish_fn(fctx,
+    pkey, contract, me, c, hands, after_broken, t, leader, tc, tn, played, broken, taken,
+    scores, voids, chooser_played)`` (``pkey``: the world's policy key)."""
     rkey = run_key_nb(seed)
     unseen = FULL52 & ~(hand | played)
     K = cards.shape[0]
@@ -206,24 +111,67 @@ def play_query_policy_nb(seed, contract, me, hand, cards, after_broken, t, leade
             pkey = deal_key_nb(wkey, WORLD_SALT)
             for k in range(K):
                 c = cards[k]
+                branch_nb(world, me, hand, c, scores, tc, tn, h2, sc, tc2)
                 for q in range(4):
-                    h2[q] = world[q]
-                    sc[q] = scores[q]
                     v2[q] = voids[q]
-                h2[me] = hand & ~(np.int64(1) << c)
-                for j in range(tn):
-                    tc2[j] = tc[j]
-                tc2[tn] = c
                 if tn > 0 and (c >> 4) != (tc[0] >> 4):
                     v2[me] |= 1 << (tc[0] >> 4)
-                pl = played | (np.int64(1) << c)
-                if pol == POLICY_HEURISTIC:
-                    rollout_nb(contract, h2, after_broken, t, leader, tc2, tn + 1, pl, broken,
-                               taken, sc)
-                else:
-                    rollout_policy_nb(pkey, pol, contract, h2, after_broken, t, leader, tc2,
-                                      tn + 1, pl, broken, taken, sc, v2, worlds)
+                finish_fn(fctx, pkey, contract, me, c, h2, after_broken, t, leader, tc2, tn + 1,
+                          played | (np.int64(1) << c), broken, taken, sc, v2, chooser_played)
                 out_scores[i, k] = sc[me]
+
+
+@njit(cache=True, inline="always")
+def heuristic_finish_nb(fctx, pkey, contract, me, c, hands, after_broken, t, leader, tc, tn,
+                        played, broken, taken, scores, voids, chooser_played):
+    rollout_nb(contract, hands, after_broken, t, leader, tc, tn, played, broken, taken, scores)
+
+
+@njit(cache=True, inline="always")
+def policy_finish_nb(fctx, pkey, contract, me, c, hands, after_broken, t, leader, tc, tn,
+                     played, broken, taken, scores, voids, chooser_played):
+    pol, worlds = fctx
+    if pol == POLICY_HEURISTIC:
+        rollout_nb(contract, hands, after_broken, t, leader, tc, tn, played, broken, taken,
+                   scores)
+    else:
+        rollout_policy_nb(pkey, pol, contract, hands, after_broken, t, leader, tc, tn, played,
+                          broken, taken, scores, voids, worlds)
+
+
+@njit(cache=True, parallel=True)
+def play_query_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, tn, played,
+                  broken, taken, scores, voids, svoids, pol, worlds, start, count, chunk,
+                  out_logw, out_scores, chosen_from, chooser_played):
+    """(Heuristic only: ``pol`` and ``worlds`` are ignored, so that this kernel stays small and
+    compiles fast; :func:`play_query_policy_nb` takes any policy.) Sample worlds ``start ..
+    start+count`` for position ``me`` (to move) and finish each once per candidate card
+    ``cards[k]`` with policy ``pol`` for everyone (same world and policy randomness for
+    every card). ``out_scores[i, k]``: my round score (points so far included) after card k;
+    ``out_logw[i]``: the world's log importance weight. ``voids``: the suits shown by not
+    following (the engine's bookkeeping, for pimc); ``svoids``: everything known, for
+    sampling (a restricted heart lead shows a hand of hearts only); ``chosen_from``,
+    ``chooser_played``: the chooser's choice that weighs the worlds (:func:`_world_nb`)."""
+    query_nb(heuristic_finish_nb, 0, seed, contract, me, hand, cards, after_broken, t, leader,
+             tc, tn, played, broken, taken, scores, voids, svoids, start, count, chunk, out_logw,
+             out_scores, chosen_from, chooser_played)
+
+
+@njit(cache=True, parallel=True)
+def play_query_policy_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, tn, played,
+                         broken, taken, scores, voids, svoids, pol, worlds, start, count, chunk,
+                         out_logw, out_scores, chosen_from, chooser_played):
+    """(Any policy; :func:`play_query_nb` is the small, fast-compiling heuristic-only twin with the
+    same arguments.) Sample worlds ``start .. start+count`` for position ``me`` (to move)
+    and finish each once per candidate card ``cards[k]`` with policy ``pol`` for everyone
+    (same world and policy randomness for every card). ``out_scores[i, k]``: my round score
+    (points so far included) after card k; ``out_logw[i]``: the world's log importance
+    weight. ``voids``: the suits shown by not following (the engine's bookkeeping, for
+    pimc); ``svoids``: everything known, for sampling (a restricted heart lead shows a hand
+    of hearts only); ``chosen_from``, ``chooser_played``: as :func:`play_query_nb`'s."""
+    query_nb(policy_finish_nb, (pol, worlds), seed, contract, me, hand, cards, after_broken, t,
+             leader, tc, tn, played, broken, taken, scores, voids, svoids, start, count, chunk,
+             out_logw, out_scores, chosen_from, chooser_played)
 
 
 @njit(cache=True)
@@ -236,53 +184,6 @@ def decide_heuristic_nb(contract, hand, legal, leader, tc, tn, played):
 
 
 # ----------------------------------------------------------------------------- domino
-
-@njit(cache=True)
-def domino_move_nb(pol, dkey, hand, lo, hi, m):
-    """The engine's Domino move (:func:`fastsim.bonken_nb.play_domino_nb`): a card, or -1
-    for a pass when nothing is legal (pimc plays Domino by the heuristic)."""
-    legal = domino_legal_nb(hand, lo, hi)
-    if legal == 0:
-        return -1
-    if pol == POLICY_RANDOM:
-        return random_card_nb(dkey, CTR_DOMINO + m, legal)
-    return domino_heuristic_nb(hand, legal)
-
-
-@njit(cache=True, inline="always")
-def _domino_place_nb(c, lo, hi):
-    s = c >> 4
-    r = c & 15
-    if lo[s] < 0:
-        lo[s] = r
-        hi[s] = r
-    elif r > hi[s]:
-        hi[s] = r
-    else:
-        lo[s] = r
-
-
-@njit(cache=True)
-def domino_finish_nb(dkey, pol, hands, lo, hi, p, m, out):
-    """Continue Domino exactly as the engine's loop from position ``p`` to move (turn
-    counter ``m``, ``out`` players already out); returns the losing position."""
-    while out < 3:
-        hand = hands[p]
-        if hand != 0:
-            c = domino_move_nb(pol, dkey, hand, lo, hi, m)
-            if c >= 0:
-                _domino_place_nb(c, lo, hi)
-                hands[p] = hand & ~(np.int64(1) << c)
-                if hands[p] == 0:
-                    out += 1
-            m += 1
-        p = (p + 1) & 3
-    loser = 0
-    for q in range(4):
-        if hands[q] != 0:
-            loser = q
-    return loser
-
 
 @njit(cache=True)
 def _domino_world_nb(wkey, me, hand, unseen, cap, forbid, world):
@@ -316,6 +217,9 @@ def domino_query_nb(seed, me, hand, moves, unseen, cap, forbid, lo, hi, m, out, 
         h2 = np.empty(4, dtype=np.int64)
         lo2 = np.empty(4, dtype=np.int64)
         hi2 = np.empty(4, dtype=np.int64)
+        pols = np.full(4, pol, dtype=np.int64)
+        dm = np.empty((1, 2), dtype=np.int8)
+        d1 = np.empty(1, dtype=np.int8)
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             wkey = deal_key_nb(rkey, start + i)
             logw = _domino_world_nb(wkey, me, hand, unseen, cap, forbid, world)
@@ -331,17 +235,19 @@ def domino_query_nb(seed, me, hand, moves, unseen, cap, forbid, lo, hi, m, out, 
                     lo2[q] = lo[q]
                     hi2[q] = hi[q]
                 if c >= 0:
-                    _domino_place_nb(c, lo2, hi2)
+                    domino_place_nb(c, lo2, hi2)
                     h2[me] = hand & ~(np.int64(1) << c)
                     if h2[me] == 0:
                         o += 1
-                loser = domino_finish_nb(pkey, pol, h2, lo2, hi2, (me + 1) & 3, m + 1, o)
+                _, loser = domino_on_nb(pkey, pols, h2, lo2, hi2, (me + 1) & 3, m + 1, o, dm, d1,
+                                        False)
                 out_lose[i, k] = loser == me
 
 
 @njit(cache=True)
 def domino_decide_nb(pol, seed, deal, hand, lo, hi, m):
-    """:func:`domino_move_nb` keyed like the simulator's deal ``deal`` of run ``seed``."""
+    """:func:`fastsim.bonken_nb.domino_move_nb` keyed like the simulator's deal ``deal`` of run
+    ``seed``."""
     return domino_move_nb(pol, deal_key_nb(run_key_nb(seed), deal), hand, lo, hi, m)
 
 

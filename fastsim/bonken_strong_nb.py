@@ -25,17 +25,16 @@ dispatch calls these kernels), and :mod:`fastsim.bonken_play_nb` at its own end:
 of them first.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .bits import popcount_nb, lowest_nb
-from .bonken_nb import (HEARTS, choose_contract_nb, heuristic_card_nb, legal_bonken_nb,
-                        negative_cost_nb, penalty_mask_nb, pimc_card_nb, play_domino_nb,
-                        rollout_nb, score_trick_nb, trump_of_nb)
-from .bonken_schema import BASELINE, DOMINO, N_NEGATIVE, NO_HEARTS, NO_KH, POLICY_HEURISTIC
-from .pimc_nb import REST, best_index_nb, draw_world_nb, list_cards_nb, resample_nb
+from .bonken_nb import (CHOOSER, choose_contract_nb, heuristic_card_nb, hidden_cap_nb,
+                        negative_cost_nb, pimc_card_nb, play_domino_nb,
+                        play_on_nb, rollout_nb, best_card_nb, trump_of_nb)
+from .bonken_schema import BASELINE, DOMINO, N_NEGATIVE, POLICY_HEURISTIC
+from .pimc_nb import draw_world_nb, resample_nb
 from .play_nb import FULL52, hand_value_nb
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb, run_key_nb
-from .trick import NATURAL_ORDER, trick_key_nb, trick_so_far_nb
 
 # the reproducibility contract of strong (changing one changes every strong result);
 # ``worlds`` is the engine's (--worlds, default PIMC_WORLDS = 16)
@@ -43,7 +42,6 @@ PLAY_WORLDS = 4          # a card decision evaluates PLAY_WORLDS × worlds world
 CHOICE_WORLDS = 8        # the contract search samples CHOICE_WORLDS × worlds deals (128)
 CANDIDATES = 4           # of CANDIDATES × those card worlds drawn as candidates (256)
 RESAMPLE_SALT = 1 << 40  # key offset of the resampling (above every candidate index)
-CHOOSER = 1              # the chooser's position
 # the soft chooser model: softmax of the heuristic chooser's values over the available
 # contracts; negative contracts in hundredths of points (baseline − cost), trump options
 # in hundredths of tricks (the hand value). 0: the heuristic's choice only.
@@ -86,10 +84,7 @@ def choice_values_nb(dkey, hand, avail, after_broken, n_worlds, relative, out):
     minus the others' mean; else my score)."""
     key = deal_key_nb(dkey, KEY_STRONG_BID + CHOOSER)
     unseen = FULL52 & ~hand
-    cap = np.zeros(REST + 1, dtype=np.int64)
-    cap[0] = 13
-    cap[2] = 13
-    cap[3] = 13
+    cap = hidden_cap_nb(CHOOSER, 0, 0, 0)
     voids = np.zeros(4, dtype=np.int64)
     world = np.empty(4, dtype=np.int64)
     h2 = np.empty(4, dtype=np.int64)
@@ -142,10 +137,7 @@ def strong_worlds_nb(dkey, contract, me, hand, t, leader, tn, played, voids, wor
     ``out_worlds[:k]`` and how often each was drawn to ``out_mult[:k]``; returns
     ``(k, Kish ESS of the candidates' weights)``."""
     unseen = FULL52 & ~(hand | played)
-    cap = np.zeros(REST + 1, dtype=np.int64)
-    for q in range(4):
-        if q != me:
-            cap[q] = 13 - t - (1 if ((q - leader) & 3) < tn else 0)
+    cap = hidden_cap_nb(me, t, leader, tn)
     m = CANDIDATES * worlds
     cand = np.empty((m, 4), dtype=np.int64)
     logw = np.empty(m, dtype=np.float64)
@@ -185,26 +177,8 @@ def strong_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc,
     mult = np.empty(worlds, dtype=np.int64)
     k, _ = strong_worlds_nb(dkey, contract, me, hand, t, leader, tn, played, voids, worlds,
                             chosen_from, chooser_played, TEMP_NEGATIVE, TEMP_TRUMP, kept, mult)
-    cards = np.empty(13, dtype=np.int64)
-    totals = np.zeros(13, dtype=np.int64)
-    n_legal = list_cards_nb(legal, cards)
-    h2 = np.empty(4, dtype=np.int64)
-    sc = np.empty(4, dtype=np.int64)
-    tc2 = np.empty(4, dtype=np.int64)
-    for w in range(k):
-        for i in range(n_legal):
-            c = cards[i]
-            for q in range(4):
-                h2[q] = kept[w, q]
-                sc[q] = scores[q]
-            h2[me] = hand & ~(np.int64(1) << c)
-            for j in range(tn):
-                tc2[j] = tc[j]
-            tc2[tn] = c
-            rollout_nb(contract, h2, after_broken, t, leader, tc2, tn + 1,
-                       played | (np.int64(1) << c), broken, taken, sc)
-            totals[i] += mult[w] * sc[me]
-    return cards[best_index_nb(totals, n_legal)]
+    return best_card_nb(contract, me, hand, legal, kept, mult, k, after_broken, t, leader, tc, tn,
+                        played, broken, taken, scores)
 
 
 @njit(cache=True)
@@ -229,55 +203,39 @@ def strong_choose_decide_nb(seed, deal, hand, avail, after_broken, worlds):
 
 # ----------------------------------------------------------------------------- play query
 
+@njit(cache=True, inline="always")
+def strong_hook_nb(ctx, contract, p, hand, legal, j, led, winner, win_pos, trump, danger,
+                   after_broken, t, leader, tc, played, broken, taken, scores, voids,
+                   chooser_played, pol):
+    """Card hook: strong for everyone (``ctx``: deal key, worlds, the contracts the chooser
+    chose from); a single legal card without search, as in the engine."""
+    dkey, worlds, chosen_from = ctx
+    if popcount_nb(legal) > 1:
+        return strong_card_nb(dkey, contract, p, hand, legal, after_broken, t, leader, tc, j,
+                              played, broken, taken, scores, voids, worlds, chosen_from,
+                              chooser_played)
+    return heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger, played)
+
+
 @njit(cache=True)
 def rollout_strong_nb(dkey, contract, hands, after_broken, t0, leader, tc, tn, played, broken,
                       taken, scores, voids, worlds, chosen_from, chooser_played):
     """Finish a round from trick ``t0`` as the engine's play loop does with everyone playing
     strong (:func:`fastsim.bonken_play_nb.rollout_policy_nb` for strong); adds the remaining
     penalties/gains to ``scores``."""
-    trump = trump_of_nb(contract)
-    danger = penalty_mask_nb(contract)
-    restrict = contract == NO_HEARTS or contract == NO_KH
-    t = t0
-    while t < 13:
-        start = tn if t == t0 else 0
-        led, winner, win_pos, best_key, trick = trick_so_far_nb(tc, start, leader, 4, trump,
-                                                               NATURAL_ORDER)
-        for j in range(start, 4):
-            p = (leader + j) & 3
-            hand = hands[p]
-            legal = legal_bonken_nb(hand, j, led, restrict, after_broken, broken)
-            if popcount_nb(legal) > 1:
-                c = strong_card_nb(dkey, contract, p, hand, legal, after_broken, t, leader, tc, j,
-                                   played, broken, taken, scores, voids, worlds, chosen_from,
-                                   chooser_played)
-            else:
-                c = heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger,
-                                      played)
-            if j > 0 and (c >> 4) != led:
-                voids[p] |= 1 << led
-            tc[j] = c
-            bit = np.int64(1) << c
-            hands[p] = hand & ~bit
-            played |= bit
-            trick |= bit
-            if p == CHOOSER:
-                chooser_played |= bit
-            if j == 0:
-                led = c >> 4
-            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
-            if key > best_key:
-                best_key = key
-                winner = c
-                win_pos = p
-        if trick & HEARTS:
-            broken = True
-        score_trick_nb(contract, trick, t, win_pos, scores)
-        taken |= trick & danger
-        leader = win_pos
-        t += 1
-        if danger != 0 and taken == danger:
-            break
+    play_on_nb(strong_hook_nb, (dkey, worlds, chosen_from), contract, hands, tc, after_broken,
+               t0, leader, tc, tn, played, broken, taken, chooser_played, scores, voids, True)
+
+
+@njit(cache=True, inline="always")
+def strong_finish_nb(fctx, pkey, contract, me, c, hands, after_broken, t, leader, tc, tn,
+                     played, broken, taken, scores, voids, chooser_played):
+    """Finish hook of the play query: strong for everyone (my card ``c`` counts as the
+    chooser's when I am the chooser)."""
+    worlds, chosen_from = fctx
+    cp = chooser_played | ((np.int64(1) << c) if me == CHOOSER else np.int64(0))
+    rollout_strong_nb(pkey, contract, hands, after_broken, t, leader, tc, tn, played, broken,
+                      taken, scores, voids, worlds, chosen_from, cp)
 
 
 @njit(cache=True, parallel=True)
@@ -287,41 +245,9 @@ def play_query_strong_nb(seed, contract, me, hand, cards, after_broken, t, leade
     """:func:`fastsim.bonken_play_nb.play_query_policy_nb` with everyone playing strong (the
     same worlds, weights and policy keys); ``chosen_from`` / ``chooser_played`` as in
     :func:`strong_card_nb`, and, as there, they weigh the query's own worlds."""
-    rkey = run_key_nb(seed)
-    unseen = FULL52 & ~(hand | played)
-    K = cards.shape[0]
-    n_chunks = (count + chunk - 1) // chunk
-    for ci in prange(n_chunks):
-        world = np.empty(4, dtype=np.int64)
-        h2 = np.empty(4, dtype=np.int64)
-        sc = np.empty(4, dtype=np.int64)
-        v2 = np.empty(4, dtype=np.int64)
-        tc2 = np.empty(4, dtype=np.int64)
-        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
-            wkey = deal_key_nb(rkey, start + i)
-            logw = query._world_nb(wkey, me, hand, unseen, t, leader, tn, svoids, contract,
-                                   chosen_from, chooser_played, world)
-            out_logw[i] = logw
-            if logw == -np.inf:
-                continue
-            pkey = deal_key_nb(wkey, query.WORLD_SALT)
-            for k in range(K):
-                c = cards[k]
-                for q in range(4):
-                    h2[q] = world[q]
-                    sc[q] = scores[q]
-                    v2[q] = voids[q]
-                h2[me] = hand & ~(np.int64(1) << c)
-                for j in range(tn):
-                    tc2[j] = tc[j]
-                tc2[tn] = c
-                if tn > 0 and (c >> 4) != (tc[0] >> 4):
-                    v2[me] |= 1 << (tc[0] >> 4)
-                bit = np.int64(1) << c
-                cp = chooser_played | (bit if me == CHOOSER else np.int64(0))
-                rollout_strong_nb(pkey, contract, h2, after_broken, t, leader, tc2, tn + 1,
-                                  played | bit, broken, taken, sc, v2, worlds, chosen_from, cp)
-                out_scores[i, k] = sc[me]
+    query.query_nb(strong_finish_nb, (worlds, chosen_from), seed, contract, me, hand, cards,
+                   after_broken, t, leader, tc, tn, played, broken, taken, scores, voids, svoids,
+                   start, count, chunk, out_logw, out_scores, chosen_from, chooser_played)
 
 
 # the play query's world sampler and policy salt (its module imports bonken_nb, which imports
