@@ -419,7 +419,8 @@ def play_deal_nb(dkey, n, preset, pol, worlds, deck, hands, info, mis, won, cpts
     of ``info`` starts at 0, so a passed-out deal leaves no field of an earlier one (the
     caller reuses the buffer within a chunk)."""
     info[:] = 0
-    deck[:] = DECK32
+    for i in range(32):          # a loop, not ``deck[:] = DECK32``: numba compiles a
+        deck[i] = DECK32[i]      # shape-error message for an array-to-slice copy (seconds)
     shuffle_nb(dkey, 0, deck, 0, 31, 32)
     if record:
         for i in range(32):

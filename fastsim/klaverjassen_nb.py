@@ -285,7 +285,8 @@ def heuristic_play_nb(hand, legal, j, led, trump, winner, win_mine, partner_winn
 
 @njit(cache=True)
 def deal32_nb(dkey, deck, hands):
-    deck[:] = DECK32
+    for i in range(32):          # a loop, not ``deck[:] = DECK32``: numba compiles a
+        deck[i] = DECK32[i]      # shape-error message for an array-to-slice copy (seconds)
     shuffle_nb(dkey, 0, deck, 0, 31, 32)
     for p in range(4):
         m = np.int64(0)
