@@ -41,7 +41,7 @@ def machine():
 
 
 def troef(*args):
-    """Run troef in a child → dict(wall_s, rate, peak_mib, stdout)."""
+    """Run troef in a child → dict(wall_s, run_s, rate, peak_mib, cpu_s, stdout)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         t = time.perf_counter()
@@ -58,7 +58,8 @@ def troef(*args):
     m = re.search(r"played in ([\d.]+) s \(([\d,]+) deals/s\)", text)
     return {"wall_s": round(wall, 2), "run_s": float(m.group(1)) if m else None,
             "rate": int(m.group(2).replace(",", "")) if m else None,
-            "peak_mib": round(ru.ru_maxrss / 1024, 1), "stdout": text}
+            "peak_mib": round(ru.ru_maxrss / 1024, 1), "cpu_s": ru.ru_utime + ru.ru_stime,
+            "stdout": text}
 
 
 def best(repeats, make_args, cleanup=None):

@@ -14,42 +14,13 @@ their default single deals.
 """
 import argparse
 import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_scaleout import ROOT, machine  # noqa: E402
-
-
-def troef(*args):
-    """Run troef in a child → dict(rate, cpu_s, peak_mib)."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        p = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), *map(str, args)],
-                             stdout=out, stderr=err, env=env, cwd=ROOT)
-        _, status, ru = os.wait4(p.pid, 0)
-        out.seek(0)
-        err.seek(0)
-        text, etext = out.read(), err.read()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"troef {' '.join(map(str, args))} failed: {etext.strip()}")
-    m = re.search(r"played in ([\d.]+) s \(([\d,]+) deals/s\)", text)
-    return {"rate": int(m.group(2).replace(",", "")) if m else 0,
-            "cpu_s": ru.ru_utime + ru.ru_stime, "peak_mib": ru.ru_maxrss / 1024}
-
-
-def best(repeats, make_args, cleanup=None):
-    """The run with the best rate among ``repeats`` (the machine may be shared)."""
-    runs = []
-    for _ in range(repeats):
-        runs.append(troef(*make_args()))
-        if cleanup:
-            cleanup()
-    return max(runs, key=lambda r: r["rate"])
+from bench_scaleout import best, machine, troef  # noqa: E402
 
 
 def disk(path):
