@@ -483,7 +483,7 @@ def tournament_cmd(game, policies, deals, games, players, hand_size, preset, var
                    seed, threads, as_json):
     """Duplicate tournament: every deal with every seating of the policies."""
     from analyzer.tournament import render, tournament
-    from fastsim.rng import check_seed
+    from fastsim.common import check_seed
     check_seed(seed)
     if deals is not None and games is not None:
         raise click.UsageError("give --deals or --games, not both")

@@ -32,7 +32,7 @@ from fastsim.common import POLICIES as _BASE, POLICY_STRONG, RulesError
 BUILTIN = {**_BASE, "strong": POLICY_STRONG}
 BUILTIN_NAMES = {v: k for k, v in BUILTIN.items()}
 _NAMES = {v: k for k, v in _BASE.items()}     # the policies every game has
-from fastsim.rng import check_seed
+from fastsim.common import check_seed
 
 __all__ = ["PolicyError", "PolicyState", "is_user_spec", "load_policy", "user_code",
            "has_user", "parse_policies", "policy_names", "spec_of",

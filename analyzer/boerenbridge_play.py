@@ -16,15 +16,14 @@ everyone (common random numbers) and reports P(making my bid) and the expected s
 """
 import numpy as np
 
-from fastsim import boerenbridge_nb as nb
-from fastsim import boerenbridge_play_nb as pq
+from fastsim.aot import kernels
 from fastsim.boerenbridge_schema import (MAX_SEATS, PIMC_WORLDS, POLICIES, SCORING,
                                          POLICY_RANDOM, RulesError, build_rules)
-from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
-from fastsim.play_nb import FULL52
-from fastsim.rng import check_seed
+from fastsim.cards import CardError, FULL52, SUITS, card_str, mask_of, parse_card, parse_cards
+from fastsim.common import check_seed
 from .progress import sliced
 from .evidence import bid_slope, check_bid_model, draw_weights, finish_play, thin, weight_stats
+from .infostate import AOT_MAX_PLAYOUTS, query_kernels  # noqa: F401
 from .infostate import TrickInfoState, check_policy, play_args, record_card, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, parse_bid_list, parse_history, weighted_summary, ess
 
 GAME = "boerenbridge"
@@ -32,6 +31,9 @@ DEFAULT_SAMPLES = 2_000
 MAX_DRAW_FACTOR = 50
 MIN_KEPT_FRACTION = 0.1   # by default, fewer bid-consistent worlds than this: drop the bids
 CHUNK = 128
+# the compiled kernels: ahead of time where built (fastsim/aot.py: no numba to start, one
+# thread) for a small query, else numba's (the same results; infostate.query_kernels)
+pq = kernels("boerenbridge_play")
 
 __all__ = ["BoerenbridgeInfoState", "BoerenbridgeDeal", "play_query", "sample_worlds",
            "positions_from_record", "deal_from_record", "DEFAULT_SAMPLES"]
@@ -183,7 +185,7 @@ class BoerenbridgeInfoState(TrickInfoState):
 
     def unseen_mask(self):
         """Cards this player has not seen: not in the hand, not played, not turned."""
-        return FULL52 & ~(self.hand | self.played)
+        return np.int64(FULL52) & ~(self.hand | self.played)
 
     def _legal_mask(self):
         p = self.to_move
@@ -358,6 +360,7 @@ class BoerenbridgeDeal(Deal):
         if not s.is_terminal:
             raise RulesError("the deal is not over yet")
         r = self.rules
+        from fastsim import boerenbridge_nb as nb
         return [int(nb.deal_score_nb(s.bids[p], s.won[p], SCORING[r.scoring],
                                      r.bauer_bonus and p == s.n - 1, s.forbidden, s.is_blind))
                 for p in range(s.n)]
@@ -419,13 +422,13 @@ def sample_worlds(state, count, seed=0, condition_bids=None, policy="heuristic",
     return out_w, out_l
 
 
-def _sample(state, count, seed, condition, lam, start):
+def _sample(state, count, seed, condition, lam, start, k=pq):
     a = state.kernel_args()
     _, _, dealer_rule, blind = _scalars(state)
     out_w = np.zeros((count, state.n), dtype=np.int64)
     out_l = np.zeros(count, dtype=np.float64)
     out_u = np.zeros(count, dtype=np.float64)
-    pq.sample_worlds_nb(check_seed(seed), state.n, state.h, state.position, a["hand"],
+    k.sample_worlds_nb(check_seed(seed), state.n, state.h, state.position, a["hand"],
                         a["played"], state.t, state.leader, a["tn"], a["voids"], a["played_by"],
                         state.trump, a["bids"], condition, np.float64(lam), dealer_rule,
                         blind, np.int64(start), np.int64(count), out_w, out_l, out_u)
@@ -454,7 +457,7 @@ def _determined(state, policy):
     return True
 
 
-def _draw(state, a, cards, samples, condition, lam, pol, worlds, seed_u):
+def _draw(state, a, cards, samples, condition, lam, pol, worlds, seed_u, k=pq):
     """Weigh worlds 0, 1, … until they carry ``samples`` effective samples (or the draw
     budget is spent), thin them (analyzer/evidence.py) and play the kept ones; returns
     (weights, my tricks, my scores, worlds drawn, worlds of positive weight)."""
@@ -463,7 +466,7 @@ def _draw(state, a, cards, samples, condition, lam, pol, worlds, seed_u):
     K = len(cards)
 
     def weigh(start, count):
-        _, lw, u = _sample(state, count, seed_u, condition, lam, start)
+        _, lw, u = _sample(state, count, seed_u, condition, lam, start, k)
         return lw, u
 
     logw, u = draw_weights(weigh, samples, samples * MAX_DRAW_FACTOR)
@@ -472,7 +475,7 @@ def _draw(state, a, cards, samples, condition, lam, pol, worlds, seed_u):
     lw = np.empty(m, dtype=np.float64)
     tr = np.zeros((m, K), dtype=np.int8)
     sc = np.zeros((m, K), dtype=np.int16)
-    kernel = pq.play_query_nb if pol == POLICIES["heuristic"] else pq.play_query_policy_nb
+    kernel = k.play_query_nb if pol == POLICIES["heuristic"] else k.play_query_policy_nb
     deals = deals.astype(np.int64)
     # in slices, for the progress bar (every world is played from its own key)
     sliced(m, "world", lambda z: kernel(
@@ -509,14 +512,12 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=No
                                                   history, notation, variants, hand_size)
     elif state.to_move != state.position:
         raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
-    if threads is not None:
-        from fastsim.boerenbridge import set_threads
-        set_threads(threads)
     n, h, me = state.n, state.h, state.position
     rules = state.rules
     scoring, bauer, dealer_rule, blind = _scalars(state)
     cards = np.array(state.legal_actions(), dtype=np.int64)
     K = len(cards)
+    k = query_kernels(pq, threads, K * samples, policy)
     a = state.kernel_args()
     condition = _condition(policy, condition_bids)
     model = check_bid_model(bid_model)
@@ -524,7 +525,7 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=No
     pol = POLICIES[policy]
     note = None
     w, tricks, scores, drawn, accepted = _draw(state, a, cards, samples, condition, lam, pol,
-                                               worlds, seed_u)
+                                               worlds, seed_u, k)
     if weight_stats(w)["effective_samples"] < samples * MIN_KEPT_FRACTION and condition \
             and condition_bids is None and model == "exact":
         note = (f"only {accepted:,} of {drawn:,} worlds drawn are consistent with the bids "
@@ -532,7 +533,7 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=No
                 "the bids were not used to sample")
         condition = False
         w, tricks, scores, drawn, accepted = _draw(state, a, cards, samples, condition, lam,
-                                                   pol, worlds, seed_u)
+                                                   pol, worlds, seed_u, k)
     kept = len(w)
     if kept == 0:
         why = (f"with the others' bids {','.join(map(str, state.bids))} under heuristic "

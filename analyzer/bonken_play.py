@@ -15,18 +15,21 @@ the state knows what the chooser chose from (``chosen_from``). numpy only.
 """
 import numpy as np
 
-from fastsim import bonken_play_nb as pq
-from fastsim import bonken_strong_nb as snb
+from fastsim.aot import kernels
 from fastsim.bonken_schema import (CONTRACTS, DOMINO, NO_HEARTS, NO_KH, NO_LAST, NO_MEN,
                                    NO_QUEENS, DUCKING, PIMC_WORLDS, POLICIES, TRUMP_S, NO_TRUMP,
                                    N_NEGATIVE, RulesError, build_rules, contract_id,
-                                   parse_contracts)
-from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
-from fastsim.play_nb import FULL52
-from fastsim.rng import check_seed
+                                   parse_contracts, TEMP_NEGATIVE, TEMP_TRUMP)
+from fastsim.cards import CardError, FULL52, SUITS, card_str, mask_of, parse_card, parse_cards
+from fastsim.common import check_seed
+from .infostate import query_kernels
 from .infostate import InfoState, TrickInfoState, check_policy, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 from .evidence import finish_play
 from .progress import sliced
+
+# the compiled kernels: ahead of time where built (fastsim/aot.py: no numba to start, one
+# thread) for a small query, else numba's (the same results)
+pq = kernels("bonken_play")
 
 GAME = "bonken"
 DEFAULT_SAMPLES = 2_000
@@ -326,6 +329,7 @@ class BonkenInfoState(TrickInfoState):
                                               np.int64(self._legal_mask()), self.leader,
                                               a["tc"], a["tn"], a["played"]))
         if policy == "strong":
+            from fastsim import bonken_strong_nb as snb
             return int(snb.strong_decide_nb(
                 check_seed(seed), np.int64(deal), self.contract, p, a["hand"],
                 np.int64(self._legal_mask()), self.rules.hearts_after_broken, self.t,
@@ -449,16 +453,15 @@ def play_query(contract, hand, position, history="", samples=None,
                                             chosen_from=chosen)
     elif state.to_move != state.position:
         raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
-    if threads is not None:
-        from fastsim.bonken import set_threads
-        set_threads(threads)
     cards = np.array(state.legal_actions(), dtype=np.int64)
     K = len(cards)
+    k = query_kernels(pq, threads, K * samples, policy)
     a = state.kernel_args()
     lw = np.empty(samples, dtype=np.float64)
     sc = np.zeros((samples, K), dtype=np.int16)
     if policy == "strong":
         def run(z):
+            from fastsim import bonken_strong_nb as snb
             snb.play_query_strong_nb(seed_u, state.contract, state.position, a["hand"], cards,
                                      state.rules.hearts_after_broken, state.t, state.leader,
                                      a["tc"], a["tn"], a["played"], a["broken"], a["taken"],
@@ -467,7 +470,7 @@ def play_query(contract, hand, position, history="", samples=None,
                                      np.int64(z.start), np.int64(z.stop - z.start),
                                      np.int64(CHUNK), lw[z], sc[z])
     else:
-        kernel = pq.play_query_nb if policy == "heuristic" else pq.play_query_policy_nb
+        kernel = k.play_query_nb if policy == "heuristic" else k.play_query_policy_nb
 
         def run(z):
             kernel(seed_u, state.contract, state.position, a["hand"], cards,
@@ -516,7 +519,7 @@ def play_query(contract, hand, position, history="", samples=None,
         "others_model": others_model(policy, state.contract),
         "note": others_model(policy, state.contract),
         "choice_model": None if not state.chosen_from or state.position == 1 else (
-            "soft (temperatures %d and %d)" % (snb.TEMP_NEGATIVE, snb.TEMP_TRUMP)),
+            "soft (temperatures %d and %d)" % (TEMP_NEGATIVE, TEMP_TRUMP)),
         "chosen_from": [CONTRACTS[i] for i in range(12) if state.chosen_from >> i & 1] or None,
         "pimc_worlds": int(worlds),
         "seed": seed,

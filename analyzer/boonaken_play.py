@@ -30,20 +30,24 @@ declarer's (each misère player's) mark. ``p_make`` is the probability that the 
 """
 import numpy as np
 
-from fastsim import boonaken_play_nb as pq
-from fastsim.boonaken_nb import FULL32, best_meld_nb, roem_sum_nb
+from fastsim.aot import kernels
 from fastsim.boonaken_schema import (BOONAAK, CONTRACT_BOONAAK, CONTRACT_MISERE,
                                      CONTRACT_POINTS, CONTRACT_ZWABBER, CONTRACTS, GAME,
                                      LADDER, MISERE, PIMC_WORLDS, ZWABBER,
                                      POLICIES, PRESET_LEIMUIDEN, PRESET_SEED, RulesError,
+                                     ROEM_GIVEN, ROEM_MELD, ROEM_SUM, AUCTION_EPS, AUCTION_TAU,
                                      build_rules, table_layout)
-from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards, parse_suit
-from fastsim.pimc_nb import REST
-from fastsim.rng import check_seed
+from fastsim.cards import CardError, FULL32, SUITS, card_str, mask_of, parse_card, parse_cards, parse_suit
+from fastsim.common import REST, check_seed
 from .evidence import finish_play
 from .progress import sliced
+from .infostate import query_kernels
 from .infostate import (TrickInfoState, check_policy, play_args, Deal, record_card, SUIT_NAMES, check_own_cards, copy_state, ess, parse_history,
                         replay, weighted_summary)
+
+# the compiled kernels: ahead of time where built (fastsim/aot.py: no numba to start, one
+# thread) for a small query, else numba's (the same results)
+pq = kernels("boonaken_play")
 
 DEFAULT_SAMPLES = 2_000
 CHUNK = 64
@@ -209,9 +213,8 @@ def check_auction(text, n, declarer, contract, bid, joiners):
 
 def auction_model(tau=None, eps=None):
     """The bidder model the play query weighs its worlds by, in words."""
-    from fastsim import boonaken_strong_nb as sn
-    tau = sn.AUCTION_TAU if tau is None else tau
-    eps = sn.AUCTION_EPS if eps is None else eps
+    tau = AUCTION_TAU if tau is None else tau
+    eps = AUCTION_EPS if eps is None else eps
     return f"soft heuristic bidder (tau={tau:g}, floor {eps:g})"
 
 
@@ -647,7 +650,7 @@ class BoonakenInfoState(TrickInfoState):
                 or self.position != self.decl:
             return 0
         lm = 1 if self.preset == PRESET_LEIMUIDEN else 0
-        f = best_meld_nb if self.preset == PRESET_SEED else roem_sum_nb
+        f = pq.best_meld_nb if self.preset == PRESET_SEED else pq.roem_sum_nb
         return int(f(np.int64(self.first_hand), self.trump, lm))
 
     def kernel_args(self):
@@ -809,9 +812,9 @@ class BoonakenDeal(Deal):
         lm = 1 if s.preset == PRESET_LEIMUIDEN else 0
         first = [st.first_hand for st in self.states]
         if s.preset != PRESET_SEED:
-            return int(roem_sum_nb(np.int64(first[s.decl]), s.trump, lm))
-        mine = int(best_meld_nb(np.int64(first[s.decl]), s.trump, lm))
-        return mine if all(int(best_meld_nb(np.int64(first[q]), s.trump, lm)) <= mine
+            return int(pq.roem_sum_nb(np.int64(first[s.decl]), s.trump, lm))
+        mine = int(pq.best_meld_nb(np.int64(first[s.decl]), s.trump, lm))
+        return mine if all(int(pq.best_meld_nb(np.int64(first[q]), s.trump, lm)) <= mine
                            for q in range(s.n) if q != s.decl) else 0
 
     def scores(self):
@@ -894,12 +897,11 @@ def positions_from_record(rec, notation="en"):
 def _auction_args(state, policy="heuristic", tau=None, eps=None):
     """What the kernels' auction weighting reads: ``(auc, nauc, tau, eps)``; ``nauc = 0``
     (nothing weighed) without an auction or under the random policy (random bidders)."""
-    from fastsim import boonaken_strong_nb as sn
     use = bool(state.auction) and policy != "random"
     auc = np.array(list(state.auction) if use else [(0, -1)], dtype=np.int64).reshape(-1, 2)
     return (auc, np.int64(len(state.auction) if use else 0),
-            float(sn.AUCTION_TAU if tau is None else tau),
-            float(sn.AUCTION_EPS if eps is None else eps))
+            float(AUCTION_TAU if tau is None else tau),
+            float(AUCTION_EPS if eps is None else eps))
 
 
 def sample_worlds(state, count, seed=0, start=0, policy="heuristic", tau=None, eps=None,
@@ -944,14 +946,14 @@ def _determined(state, policy, s):
 def _roem_mode(state):
     """(mode, given value, note) of the declarer's roem in a point contract."""
     if state.contract != CONTRACT_POINTS:
-        return pq.ROEM_GIVEN, 0, None
+        return ROEM_GIVEN, 0, None
     if state.roem is not None:
-        return pq.ROEM_GIVEN, state.roem, None
+        return ROEM_GIVEN, state.roem, None
     if state.preset != PRESET_SEED:
-        return pq.ROEM_SUM, 0, None
+        return ROEM_SUM, 0, None
     if state.draws == 0:
-        return pq.ROEM_MELD, 0, None
-    return pq.ROEM_GIVEN, 0, ("the declarer's roem is taken as 0: give --roem (the meld that "
+        return ROEM_MELD, 0, None
+    return ROEM_GIVEN, 0, ("the declarer's roem is taken as 0: give --roem (the meld that "
                               "stood at the first trick)")
 
 
@@ -973,12 +975,10 @@ def play_query(players=4, preset="seed", hand=None, position=None, declarer=None
                                               auction=auction)
     elif state.to_move != state.position:
         raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
-    if threads is not None:
-        from fastsim.boonaken import set_threads
-        set_threads(threads)
     n = state.n
     cards = np.array(state.legal_actions(), dtype=np.int64)
     K = len(cards)
+    k = query_kernels(pq, threads, K * samples, policy)
     a, sa = state.kernel_args(), state.sampler_args()
     mode, given, note = _roem_mode(state)
     lw = np.empty(samples, dtype=np.float64)
@@ -988,7 +988,7 @@ def play_query(players=4, preset="seed", hand=None, position=None, declarer=None
     known_pub = state.public_out()
     decl_known = state.discarded
     auc, nauc, tau, eps = _auction_args(state, policy, auction_tau, auction_eps)
-    kernel = pq.play_query_nb if policy == "heuristic" else pq.play_query_policy_nb
+    kernel = k.play_query_nb if policy == "heuristic" else k.play_query_policy_nb
     # in slices, for the progress bar (every world is drawn from its own key)
     sliced(samples, "world", lambda z: kernel(
         seed_u, n, state.preset, state.position, a["hand"], cards, state.trump,

@@ -88,13 +88,19 @@ def _listeners():
 
 
 def install(stream=None):
-    """Start watching numba compilations (idempotent). ``stream``: where the note goes
+    """Start watching numba compilations (idempotent; from the moment numba is imported
+    for the kernels, see :func:`fastsim.on_jit`). ``stream``: where the note goes
     (default ``sys.stderr`` at the time of printing)."""
     with _lock:
         if _state["installed"]:
             return
         _state["installed"] = True
         _state["stream"] = stream
+    from fastsim import on_jit      # no numba until a kernel module imports it (fastsim/aot.py)
+    on_jit(_register)
+
+
+def _register():
     event, compile_listener, ready_listener = _listeners()
     event.register("numba:compile", compile_listener)
     event.register("numba:compiler_lock", ready_listener)

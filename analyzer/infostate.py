@@ -105,7 +105,7 @@ def play_args(samples, policy, policies, usual, worlds=None, seed=0):
     """The checks every play query makes: the policy, ``--samples`` (None: ``usual``, or
     the strong default), ``--worlds`` (1..4096; None: not used) and the seed. Returns
     ``(samples, seed as uint64)``."""
-    from fastsim.rng import check_seed
+    from fastsim.common import check_seed
     from .stats_core import default_samples
     samples = default_samples(samples, policy, usual)
     check_policy(policy, policies)
@@ -115,6 +115,29 @@ def play_args(samples, policy, policies, usual, worlds=None, seed=0):
                                or not 1 <= worlds <= 4096):
         raise RulesError(f"worlds must be 1..4096, got {worlds!r}")
     return samples, check_seed(seed)
+
+
+# a play query of at most this many world-card play-outs, on one thread, runs the
+# ahead-of-time kernels where they are built (fastsim/aot.py); a bigger one numba's
+# parallel kernels (the same results: every world is keyed by its index)
+AOT_MAX_PLAYOUTS = 100_000
+
+
+def query_kernels(pq, threads, playouts, policy):
+    """The kernel namespace a play query runs: ``pq`` (a :func:`fastsim.aot.kernels`
+    namespace) with its ahead-of-time functions, when built, for a small heuristic query
+    on one thread; else numba's kernels (``pq.jit``) on ``threads`` threads (None: all
+    cores)."""
+    from fastsim.common import check_threads
+    if threads is not None:
+        check_threads(threads)
+    if policy == "heuristic" and pq.ahead_of_time and threads in (None, 1) \
+            and playouts <= AOT_MAX_PLAYOUTS:
+        return pq
+    if threads is not None:
+        from fastsim.boerenbridge import set_threads
+        set_threads(threads)
+    return pq.jit
 
 
 def ess(weights):
@@ -342,7 +365,7 @@ def sample_hidden(kernel, state, constraint, count, seed=0, start=0, extra=()):
     game's compiled sampler ``kernel`` (``constraint``: its per-player card constraints,
     e.g. shown voids; ``extra``: the game's further arguments, after the constraints)."""
     import numpy as np
-    from fastsim.rng import check_seed
+    from fastsim.common import check_seed
     a = state.kernel_args()
     out_w = np.zeros((count, 4), dtype=np.int64)
     out_l = np.zeros(count, dtype=np.float64)

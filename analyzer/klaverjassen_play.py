@@ -19,16 +19,20 @@ model the other players follow: with ``heuristic`` (and in the rollouts of ``pim
 """
 import numpy as np
 
-from fastsim import klaverjassen_play_nb as pq
-from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards, parse_suit
+from fastsim.aot import kernels
+from fastsim.cards import CardError, FULL32, SUITS, card_str, mask_of, parse_card, parse_cards, parse_suit
 from fastsim.klaverjassen_schema import (LAST_TRICK, PIMC_WORLDS, POLICIES, TRUMP_ABOVE, RulesError,
                                          build_rules)
-from fastsim.klaverjassen_nb import FULL32, roem_nb
-from fastsim.rng import check_seed
+from fastsim.common import check_seed
+from .infostate import query_kernels
 from .infostate import TrickInfoState, check_policy, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 from .evidence import finish_play
 from .evidence import PASS_SCALE as CALL_SCALE
 from .progress import sliced
+
+# the compiled kernels: ahead of time where built (fastsim/aot.py: no numba to start, one
+# thread) for a small query, else numba's (the same results)
+pq = kernels("klaverjassen_play")
 
 GAME = "klaverjassen"
 DEFAULT_SAMPLES = 2_000
@@ -258,7 +262,7 @@ class KlaverjassenInfoState(TrickInfoState):
             won[w] += 1
             cp, rm = list(self.team_cp), list(self.team_rm)
             cp[team] += pts
-            rm[team] += int(roem_nb(np.int64(mask), self.trump, self.rules.all_100))
+            rm[team] += int(pq.roem_nb(np.int64(mask), self.trump, self.rules.all_100))
             s.won, s.team_cp, s.team_rm = tuple(won), tuple(cp), tuple(rm)
             s.tricks = self.tricks + ((self.leader, cur, w),)
             s.leader = w
@@ -409,18 +413,16 @@ def play_query(hand, trump, caller, position, history="", samples=None,
                                                   notation, variants, forced=forced)
     elif state.to_move != state.position:
         raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
-    if threads is not None:
-        from fastsim.klaverjassen import set_threads
-        set_threads(threads)
     r = state.rules
     cards = np.array(state.legal_actions(), dtype=np.int64)
     K = len(cards)
+    k = query_kernels(pq, threads, K * samples, policy)
     a = state.kernel_args()
     lw = np.empty(samples, dtype=np.float64)
     mine = np.zeros((samples, K), dtype=np.int16)
     theirs = np.zeros((samples, K), dtype=np.int16)
     made = np.zeros((samples, K), dtype=np.bool_)
-    kernel = pq.play_query_nb if policy == "heuristic" else pq.play_query_policy_nb
+    kernel = k.play_query_nb if policy == "heuristic" else k.play_query_policy_nb
     # the worlds are weighed by the calling round (the others' passes and call) under the
     # soft heuristic caller, except when everyone plays at random
     ncalls = 0 if policy == "random" else a["ncalls"]

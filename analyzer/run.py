@@ -404,7 +404,7 @@ def check_run(spec, out=None, record_path=None, chunk_deals=None, progress=None,
               scheduler=None, dask_workers=None, force=False):
     """Validate a CLI run before any work starts and choose its chunking and backend:
     returns (spec, backend). Every refusal is one line (:class:`RunError` et al.)."""
-    from fastsim.rng import check_seed
+    from fastsim.common import check_seed
     from .storage import check_output
     from .stream import is_dataset_path
     check_seed(spec.seed)

@@ -29,7 +29,7 @@ def check_query(policy, known, samples, seed, threads):
     seed and the threads; returns the seed as the engines take it."""
     import numpy as np
     from fastsim.common import RulesError
-    from fastsim.rng import check_seed
+    from fastsim.common import check_seed
     if policy not in known:
         raise RulesError(f"unknown policy {policy!r}; known: {', '.join(known)}")
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:

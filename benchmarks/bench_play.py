@@ -6,7 +6,9 @@ Each run is a fresh process (`python cli.py play …`, as a user runs `troef pla
 warm-up run that fills the kernel cache. For scale it also times a bare `import numba` and
 the first call of a trivial cached numba kernel (numba's own start-up, which every command
 that runs a kernel pays), with and without numba's BLAS probe (which imports scipy when it
-is installed; troef skips it, see fastsim/_startup.py). Goal (issue: decision interface): Boerenbridge under 0.5 s, the
+is installed; troef skips it, see fastsim/_startup.py). Boerenbridge runs twice: with its
+ahead-of-time kernels (fastsim/aot.py, built first if missing; no numba to start) and with
+numba's (``TROEF_AOT=0``). Goal (issue: decision interface): Boerenbridge under 0.5 s, the
 other games under 1 s.
 """
 import argparse
@@ -62,12 +64,18 @@ def main():
                            ("the same, BLAS probe skipped (troef)",
                             [py, "-c", skip + "import k; k.f(1)"])):
             ts = [wall(cmd, env) for _ in range(a.repeats)]
-            print(f"{label:<36} {statistics.median(ts):.2f} s ({min(ts):.2f}–{max(ts):.2f})")
-    for game, args in PLAYS.items():
+            print(f"{label:<44} {statistics.median(ts):.2f} s ({min(ts):.2f}–{max(ts):.2f})")
+    # the ahead-of-time kernels of the Boerenbridge query (fastsim/aot.py), built if missing
+    subprocess.run([py, "-m", "fastsim.aot"], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    runs = [(game, args, "1") for game, args in PLAYS.items()]
+    runs.insert(1, ("boerenbridge", PLAYS["boerenbridge"], "0"))
+    for game, args, aot in runs:
         cmd = [py, str(ROOT / "cli.py"), "play", game, *args]
-        wall(cmd)
-        ts = [wall(cmd) for _ in range(a.repeats)]
-        print(f"{'troef play ' + game:<36} {statistics.median(ts):.2f} s ({min(ts):.2f}–{max(ts):.2f})",
+        env = dict(os.environ, TROEF_AOT=aot)
+        wall(cmd, env)
+        ts = [wall(cmd, env) for _ in range(a.repeats)]
+        label = "troef play " + game + (", JIT (TROEF_AOT=0)" if aot == "0" else "")
+        print(f"{label:<44} {statistics.median(ts):.2f} s ({min(ts):.2f}–{max(ts):.2f})",
               flush=True)
 
 

@@ -6,7 +6,7 @@ whose constants and functions it inlines: after a change to, say, ``EXACT_BASE``
 would keep scoring with the old value. And when no cache folder is writable numba
 refuses to import the module at all ("cannot cache function ...: no locator available").
 
-:func:`install` (called by ``fastsim/__init__.py`` before any kernel module is imported)
+:func:`install` (called by :mod:`fastsim._jit`, through which every kernel module imports numba)
 registers a cache locator for the files of this package only. It caches into a folder
 whose name carries :func:`cache_key` -- a fingerprint of every ``fastsim/*.py`` file plus
 the troef, numba, numpy and Python versions -- so that any change to the code starts a new,
@@ -80,13 +80,13 @@ def cache_key():
     return _key
 
 
-def _candidates(key):
-    """(parent folder, keyed folder) pairs in order of preference."""
-    from numba.core import config
+def parent_folders(cache_dir):
+    """The folders troef caches compiled code in, in order of preference: ``cache_dir``
+    (numba's ``NUMBA_CACHE_DIR``) when set, the user cache folder, ``fastsim/__pycache__``;
+    each with a ``troef`` sub-folder except the last."""
     out = []
-    if config.CACHE_DIR:
-        parent = os.path.join(os.path.abspath(os.path.expanduser(config.CACHE_DIR)), "troef")
-        out.append((parent, os.path.join(parent, f"numba-{key}")))
+    if cache_dir:
+        out.append(os.path.join(os.path.abspath(os.path.expanduser(cache_dir)), "troef"))
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     if os.path.isabs(xdg):
         base = xdg
@@ -94,14 +94,19 @@ def _candidates(key):
         base = os.environ["LOCALAPPDATA"]
     else:
         base = os.path.join(os.path.expanduser("~"), ".cache")
-    parent = os.path.join(base, "troef")
-    out.append((parent, os.path.join(parent, f"numba-{key}")))
-    parent = os.path.join(PACKAGE_DIR, "__pycache__")
-    out.append((parent, os.path.join(parent, f"numba-{key}")))
+    out.append(os.path.join(base, "troef"))
+    out.append(os.path.join(PACKAGE_DIR, "__pycache__"))
     return out
 
 
-def _usable(path):
+def _candidates(key):
+    """(parent folder, keyed folder) pairs in order of preference."""
+    from numba.core import config
+    return [(parent, os.path.join(parent, f"numba-{key}"))
+            for parent in parent_folders(config.CACHE_DIR)]
+
+
+def usable_folder(path):
     """Make ``path`` and check that a file can be written in it; True if so."""
     try:
         os.makedirs(path, exist_ok=True)
@@ -126,9 +131,10 @@ def _touch_marker(path):
     return new
 
 
-def _prune(parent, keep):
-    """Remove the keyed sibling folders of ``keep`` that were unused for PRUNE_AFTER_DAYS
-    days or are beyond the PRUNE_KEEP most recently used (only folders with our marker)."""
+def _prune(parent, keep, prefix="numba-"):
+    """Remove the keyed sibling folders (``prefix`` + 16 hex digits) of ``keep`` that were
+    unused for PRUNE_AFTER_DAYS days or are beyond the PRUNE_KEEP most recently used (only
+    folders with our marker)."""
     limit = time.time() - PRUNE_AFTER_DAYS * 86400
     try:
         names = os.listdir(parent)
@@ -137,7 +143,7 @@ def _prune(parent, keep):
     used = []
     for name in names:
         path = os.path.join(parent, name)
-        if path == keep or not name.startswith("numba-") or len(name) != len("numba-") + 16:
+        if path == keep or not name.startswith(prefix) or len(name) != len(prefix) + 16:
             continue
         try:
             used.append((os.stat(os.path.join(path, _MARKER)).st_mtime, path))
@@ -154,7 +160,7 @@ def _locate():
     tried = []
     for parent, path in _candidates(key):
         tried.append(path)
-        if _usable(path):
+        if usable_folder(path):
             new = _touch_marker(path)
             if new:
                 _prune(parent, path)

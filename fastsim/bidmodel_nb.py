@@ -17,7 +17,7 @@ has positive probability (docs/inference.md):
 Compiled; scalars in, a log likelihood out (−inf: impossible).
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 CTR_THIN = 9_000_001   # counter of a sample's thinning uniform (no engine decision uses it)
 

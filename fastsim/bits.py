@@ -7,8 +7,8 @@ A hand, a trick or a set of played cards is an ``int64`` bit mask over card code
 The three counting primitives map straight onto LLVM's ``ctpop``/``cttz``/``ctlz``
 instructions through numba intrinsics, so they cost a single machine instruction.
 """
-from numba import njit, types
-from numba.extending import intrinsic
+from ._jit import njit, types
+from ._jit import intrinsic
 
 SUIT_BITS = 16
 RANK_MASK = 0x1FFF  # 13 ranks, 2..A

@@ -7,13 +7,13 @@ chunks on parallel threads (:func:`fastsim.common.run_chunks`); :func:`bid_weigh
 """
 from dataclasses import dataclass
 
-import numba
+from ._jit import numba
 import numpy as np
 
 from . import boerenbridge_nb as nb
 from .boerenbridge_schema import (DEAL_COLUMNS, GAME_COLUMNS, PIMC_WORLDS, SCORING, Rules,
                                   RulesError, build_rules, parse_seat_policies)
-from .common import POLICY_HEURISTIC, auto_chunk, run_chunks
+from .common import POLICY_HEURISTIC, auto_chunk, check_threads, run_chunks
 from .rng import check_seed, run_key
 
 DEFAULT_CHUNK = 2048
@@ -41,9 +41,7 @@ def set_threads(threads):
     """Use ``threads`` worker threads (``None``: all cores). Returns the number used."""
     if threads is None:
         return numba.get_num_threads()
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise RulesError(f"threads must be a positive integer, got {threads!r}")
-    threads = min(int(threads), numba.config.NUMBA_NUM_THREADS)
+    threads = min(check_threads(threads), numba.config.NUMBA_NUM_THREADS)
     numba.set_num_threads(threads)
     return threads
 

@@ -13,7 +13,7 @@ bit masks (see :mod:`fastsim.bits`); the exact policy rules are in ``docs/boeren
 Seats are absolute; *positions* count from left of the dealer (0) to the dealer (n−1).
 """
 import numpy as np
-from numba import njit, prange
+from ._jit import njit, prange
 
 from .bits import suit_mask_nb, popcount_nb
 from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, hand_value_inline_nb,

@@ -12,7 +12,7 @@ The card rules themselves are not repeated here: the rollouts call the engine's 
 numpy in, numpy out.
 """
 import numpy as np
-from numba import njit, prange
+from ._jit import njit, prange
 
 from .bits import popcount_nb, suit_mask_nb
 from .boerenbridge_nb import (deal_score_nb, forbidden_bid_nb, forbidden_of, heuristic_bid_nb,

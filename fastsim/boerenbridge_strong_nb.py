@@ -17,7 +17,7 @@ Keys: a card decision of ``me`` at trick ``t`` draws from
 any thread count. Compiled; numpy arrays and scalars in, a card or bid out.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from .bidmodel_nb import bid_loglik_nb
 from .boerenbridge_nb import (add_bid_scores_nb, add_card_scores_nb, best_bid_nb,

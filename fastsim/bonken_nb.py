@@ -13,7 +13,7 @@ Compiled only; per-player arrays are indexed by *position* (0 = left of the deal
 1 = chooser, 3 = dealer). Exact policy rules: ``docs/bonken.md``.
 """
 import numpy as np
-from numba import njit, prange
+from ._jit import njit, prange
 
 from .bits import popcount_nb, lowest_nb, highest_nb, suit_mask_nb, low_card_nb, high_card_nb
 from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_nb,

@@ -6,7 +6,7 @@ finished once per candidate card with one policy for everyone, through the engin
 card functions (:mod:`fastsim.bonken_nb`), so the query cannot drift from the simulator.
 """
 import numpy as np
-from numba import njit, prange
+from ._jit import njit, prange
 
 from .bonken_nb import (branch_nb, domino_move_nb, domino_on_nb, domino_place_nb,
                         heuristic_card_nb, hidden_cap_nb, penalty_mask_nb,

@@ -53,6 +53,12 @@ from .common import (PIMC_WORLDS, POLICIES as _SHARED_POLICIES, POLICY_HEURISTIC
 POLICIES = {**_SHARED_POLICIES, "strong": POLICY_STRONG}
 POLICY_NAMES = {v: k for k, v in POLICIES.items()}
 
+# the strong policy's soft chooser model: softmax of the heuristic chooser's values over
+# the available contracts; negative contracts in hundredths of points (baseline − cost),
+# trump options in hundredths of tricks (the hand value). 0: the heuristic's choice only.
+TEMP_NEGATIVE = 500
+TEMP_TRUMP = 50
+
 CTR_CHOICE = 60
 CTR_PLAY = 128
 CTR_DOMINO = 256

@@ -25,13 +25,14 @@ dispatch calls these kernels), and :mod:`fastsim.bonken_play_nb` at its own end:
 of them first.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from .bits import popcount_nb, lowest_nb
 from .bonken_nb import (CHOOSER, choose_contract_nb, heuristic_card_nb, hidden_cap_nb,
                         negative_cost_nb, pimc_card_nb, play_domino_nb,
                         play_on_nb, rollout_nb, best_card_nb, trump_of_nb)
-from .bonken_schema import BASELINE, DOMINO, N_NEGATIVE, POLICY_HEURISTIC
+from .bonken_schema import (BASELINE, DOMINO, N_NEGATIVE, POLICY_HEURISTIC, TEMP_NEGATIVE,  # noqa: F401
+                            TEMP_TRUMP)
 from .pimc_nb import draw_world_nb, resample_nb
 from .play_nb import FULL52, hand_value_nb
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb, run_key_nb
@@ -42,11 +43,7 @@ PLAY_WORLDS = 4          # a card decision evaluates PLAY_WORLDS × worlds world
 CHOICE_WORLDS = 8        # the contract search samples CHOICE_WORLDS × worlds deals (128)
 CANDIDATES = 4           # of CANDIDATES × those card worlds drawn as candidates (256)
 RESAMPLE_SALT = 1 << 40  # key offset of the resampling (above every candidate index)
-# the soft chooser model: softmax of the heuristic chooser's values over the available
-# contracts; negative contracts in hundredths of points (baseline − cost), trump options
-# in hundredths of tricks (the hand value). 0: the heuristic's choice only.
-TEMP_NEGATIVE = 500
-TEMP_TRUMP = 50
+# the soft chooser model's temperatures: bonken_schema.TEMP_NEGATIVE / TEMP_TRUMP
 RELATIVE = True          # the search's objective: my score − the others' mean (else mine)
 
 

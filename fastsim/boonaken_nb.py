@@ -9,7 +9,7 @@ leads. A point bid is made when card points + roem reach it. Exact details and t
 ``docs/boonaken.md``. Per-player arrays are indexed by *position* (0 = left of the dealer).
 """
 import numpy as np
-from numba import njit, prange
+from ._jit import njit, prange
 
 from .bits import popcount_nb, lowest_nb, suit_mask_nb, RANK_MASK
 from .play_nb import random_card_nb
@@ -26,8 +26,8 @@ from .boonaken_schema import (
 )
 
 TRUMP_STRENGTH8 = TRUMP_STRENGTH + 8   # a trump outranks every plain card
-from .cards import DECK32  # noqa: E402
-FULL32 = np.int64(sum(1 << int(c) for c in DECK32))
+from .cards import DECK32, FULL32 as _FULL32  # noqa: E402
+FULL32 = np.int64(_FULL32)
 
 
 def _run_tables():

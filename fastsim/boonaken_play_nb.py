@@ -15,7 +15,7 @@ card with one policy for everyone through the engine's own functions
 (:mod:`fastsim.boonaken_nb`).
 """
 import numpy as np
-from numba import njit, prange
+from ._jit import njit, prange
 
 from .bits import lowest_nb, popcount_nb
 from .boonaken_nb import (FULL32, beats_nb, best_meld_nb, heuristic_card_nb, legal_nb,
@@ -25,7 +25,8 @@ from .boonaken_strong_nb import (auction_hands_nb, auction_loglik_nb, candidates
                                  strong_card_nb)
 from .boonaken_schema import (CONTRACT_MISERE, CONTRACT_POINTS, CTR_PLAY, MAX_TRICKS,
                               POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM, POLICY_STRONG,
-                              PRESET_LEIMUIDEN, PRESET_SEED, STRONG_CARD_FACTOR)
+                              PRESET_LEIMUIDEN, PRESET_SEED, ROEM_GIVEN, ROEM_MELD,  # noqa: F401
+                              ROEM_SUM, STRONG_CARD_FACTOR)
 from .play_nb import random_card_nb
 from .rng import KEY_STRONG_PLAY, deal_key_nb, run_key_nb, shuffle_nb
 from .sample_nb import hidden_deal_forbid_nb
@@ -33,9 +34,6 @@ from .sample_nb import hidden_deal_forbid_nb
 WORLD_SALT = 7_000_000
 AUCTION_SALT = 7_000_001   # deal_key(world key, this): the random past of a world's auction hands
 STOCK_SALT = 5000
-# roem modes of a point contract in the query: the given value, the seed preset's standing
-# meld from the hands at the start of play, the pagat/leimuiden sum over the kept cards
-ROEM_GIVEN, ROEM_MELD, ROEM_SUM = 0, 1, 2
 FILLER = np.int64(0x001F001F001F001F)     # bits outside the 32-card deck (hand-size fillers)
 
 

@@ -56,6 +56,15 @@ from .common import (PIMC_WORLDS, POLICIES as _COMMON_POLICIES, POLICY_HEURISTIC
 POLICIES = {**_COMMON_POLICIES, "strong": POLICY_STRONG}
 STRONG_CARD_FACTOR = 4     # strong's worlds per card decision, as a multiple of --worlds
 
+# roem modes of a point contract in the play query: the given value, the seed preset's
+# standing meld from the hands at the start of play, the pagat/leimuiden sum over the kept
+# cards
+ROEM_GIVEN, ROEM_MELD, ROEM_SUM = 0, 1, 2
+
+# the soft heuristic bidder (the strong policy's and the play query's model of the auction)
+AUCTION_TAU = 10.0     # logistic scale of the soft bidder, in estimate points
+AUCTION_EPS = 0.05     # floor: every action has probability at least this under the model
+
 CTR_AUCTION = 64
 CTR_AUCTION_PICK = 2000
 CTR_EXCHANGE = 1100

@@ -24,17 +24,16 @@ resampling offset from ``deal_key(base, RESAMPLE_OFFSET)``, so results are bit-i
 for any thread count. Compiled; numpy arrays and scalars in, a card out.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from .bits import lowest_nb, suit_mask_nb
 from .boonaken_nb import (FULL32, best_trump_nb, wants_nb, world_capacity_nb,
                           world_scores_nb)
-from .boonaken_schema import BOONAAK, LADDER_VALUE, MISERE, PRESET_SEED, ZWABBER
+from .boonaken_schema import (AUCTION_EPS, AUCTION_TAU, BOONAAK, LADDER_VALUE, MISERE,  # noqa: F401
+                              PRESET_SEED, ZWABBER)
 from .pimc_nb import best_index_nb, distinct_cards_nb, draw_world_nb, list_cards_nb, resample_nb
 from .rng import KEY_STRONG_PLAY, below_nb, deal_key_nb
 
-AUCTION_TAU = 10.0     # logistic scale of the soft bidder, in estimate points
-AUCTION_EPS = 0.05     # floor: every action has probability at least this under the model
 CANDIDATES = 4         # candidate worlds drawn per world kept
 RESAMPLE_OFFSET = 1 << 30   # deal_key(base, this): the resampling key (above every candidate)
 CTR_PAST = 5000        # counters of a candidate's random past of draws (5000 + 8·k + q)

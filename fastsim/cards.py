@@ -65,6 +65,10 @@ def deck_mask(deck=52):
     return m
 
 
+FULL52 = deck_mask(52)   # every card of the 52-card deck, as a bit mask
+FULL32 = deck_mask(32)   # and of the 32-card deck
+
+
 def mask_of(codes):
     m = 0
     for c in codes:

@@ -2,6 +2,28 @@
 import numpy as np
 
 
+MAX_SEED = 2**64 - 1
+
+
+def check_seed(seed):
+    """Validate a user seed; returns it as ``np.uint64``."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    if not 0 <= int(seed) <= MAX_SEED:
+        raise ValueError(f"seed must be between 0 and {MAX_SEED}, got {seed}")
+    return np.uint64(int(seed))
+
+
+def check_threads(threads):
+    """Validate a user thread count (a positive integer; the caller caps it)."""
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise RulesError(f"threads must be a positive integer, got {threads!r}")
+    return int(threads)
+
+
+REST = 8   # index of the "nobody's / not dealt" bucket in the pimc capacity arrays
+
+
 # the built-in policies of every game (per seat); the reproducibility of pimc rests on
 # its world count, so the default lives here once (--worlds changes it)
 POLICY_RANDOM = 0
@@ -48,7 +70,7 @@ def parse_seat_policies(players, known, default, seat_policies=()):
 def auto_chunk(n_units, default, threads):
     """Units per parallel chunk: the game's default, but small enough that every thread
     gets work on short runs (the results never depend on it)."""
-    import numba
+    from ._jit import numba
     t = threads or numba.get_num_threads()
     return max(1, min(default, -(-n_units // (4 * t))))
 
@@ -62,7 +84,7 @@ def run_chunks(n_chunks, call, kernel):
     extra linking more than doubled a kernel's first, uncached compile. While the kernel is
     not yet compiled or loaded in this process, chunk 0 runs first in the calling thread,
     so that it is compiled (or read from the cache) once, there, and not by racing threads."""
-    import numba
+    from ._jit import numba
     start = 0
     if n_chunks and not kernel.signatures:
         call(np.int64(0))

@@ -3,7 +3,7 @@ chunk, compiled: one pass over a chunk's arrays instead of a dozen numpy passes 
 its temporaries), so a chunk's table and summary are built at kernel speed. Serial and
 ``nogil``: they may run in an encoding thread beside a parallel simulation kernel."""
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from .bits import popcount_nb
 from .play_nb import hand_value_nb

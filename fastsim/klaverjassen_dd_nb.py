@@ -34,7 +34,7 @@ wider one is narrowed by null-window searches (the first at 0, "does maxteam mak
 then bisection of the interval the bounds leave), all sharing the table.
 """
 import numpy as np
-from numba import njit, prange
+from ._jit import njit, prange
 
 from .bits import popcount_nb, lowest_nb, RANK_MASK
 from .klaverjassen_nb import (legal_nb, beats_nb, strength_nb, points_nb, above_nb,

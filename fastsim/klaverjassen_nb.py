@@ -13,7 +13,7 @@ four_of_a_kind=all_100. Exact details: ``docs/klaverjassen.md``.
 Arrays are per *position* (0 = left of the dealer) unless named per seat or per team.
 """
 import numpy as np
-from numba import njit, prange
+from ._jit import njit, prange
 
 from .bits import popcount_nb, lowest_nb, suit_mask_nb, RANK_MASK
 from .play_nb import random_card_nb
@@ -38,8 +38,8 @@ def _run_value(x):
 # roem of a run, by the 13-bit rank set of one suit in a trick
 RUN_VALUE = np.array([_run_value(x) for x in range(1 << 13)], dtype=np.int64)
 TRUMP_STRENGTH8 = TRUMP_STRENGTH + 8   # a trump outranks every plain card
-from .cards import DECK32  # noqa: E402
-FULL32 = np.int64(sum(1 << int(c) for c in DECK32))
+from .cards import DECK32, FULL32 as _FULL32  # noqa: E402
+FULL32 = np.int64(_FULL32)
 
 
 # ----------------------------------------------------------------------------- cards

@@ -8,7 +8,7 @@ is finished once per candidate card with one policy for everyone through the eng
 functions (:mod:`fastsim.klaverjassen_nb`). Teams are per position (``team_of_pos``).
 """
 import numpy as np
-from numba import njit, prange
+from ._jit import njit, prange
 
 from .bits import popcount_nb
 from .klaverjassen_nb import (FULL32, beats_nb, heuristic_play_nb, legal_nb, nat_defence_nb,

@@ -26,7 +26,7 @@ named (-1: pass) by position k, and ``calls[4]`` the forced call of position 0 a
 passes (``ncalls = 5``).
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from .bidmodel_nb import pass_loglik_nb
 from .klaverjassen_nb import (FULL32, call_value_nb, card_margins_nb, heuristic_call_nb,

@@ -7,14 +7,14 @@ heuristic policy and plays the best average. The worlds are drawn from counter-b
 of (deal, decision, world), so results are reproducible for any thread count.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from .bits import lowest_nb
 from .rng import KEY_PIMC_PLAY, below_nb, deal_key_nb, rand_nb, shuffle_nb
 
 CTR_RESAMPLE = 9_000_002   # counter of the resampling offset (no engine decision uses it)
 
-REST = 8   # index of the "nobody's / not dealt" bucket in the capacity arrays
+from .common import REST  # noqa: E402,F401  (the "nobody's / not dealt" bucket)
 
 
 @njit(cache=True, inline="always")

@@ -5,14 +5,15 @@ The rules of the heuristic are written out in ``docs/boerenbridge.md``; Bonken's
 rounds reuse them (``docs/bonken.md``). Hands are ``int64`` bit masks (:mod:`fastsim.bits`).
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from .bits import (popcount_nb, lowest_nb, highest_nb, suit_mask_nb, nth_card_nb,
                    low_card_nb, high_card_nb, RANK_MASK)
+from .cards import FULL52 as _FULL52
 from .rng import below_nb, shuffle_nb
 
 DECK52 = np.array([16 * s + r for s in range(4) for r in range(13)], dtype=np.int64)
-FULL52 = np.int64(sum(1 << int(c) for c in DECK52))
+FULL52 = np.int64(_FULL52)
 ACE, KING, QUEEN = 12, 11, 10
 
 # the hand value (expected tricks, hundredths of a trick)

@@ -7,7 +7,9 @@ chunk size or machine split. The mixer is SplitMix64's output function; the stre
 deal is the SplitMix64 sequence started at that deal's key.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
+
+from .common import MAX_SEED, check_seed  # noqa: F401  (the seed rule has no numba)
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 DEALK = np.uint64(0xD1B54A32D192ED03)
@@ -19,7 +21,6 @@ _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _ONE = np.uint64(1)
 
-MAX_SEED = 2**64 - 1
 
 # Key streams derived from a deal's key (part of the reproducibility contract: changing one
 # changes every pimc result). A pimc decision of player ``me`` at trick ``t`` draws its
@@ -70,15 +71,6 @@ def run_key(seed):
     """:func:`run_key_nb` from Python, as ``np.uint64``: numba returns a Python int, which
     would come back into a kernel typed int64 below 2**63 (and then mix differently)."""
     return np.uint64(run_key_nb(np.uint64(seed)))
-
-
-def check_seed(seed):
-    """Validate a user seed; returns it as ``np.uint64``."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
-    if not 0 <= int(seed) <= MAX_SEED:
-        raise ValueError(f"seed must be between 0 and {MAX_SEED}, got {seed}")
-    return np.uint64(int(seed))
 
 
 @njit(cache=True)

@@ -6,7 +6,7 @@ returns the log importance weight that makes the weighted worlds exactly uniform
 deals consistent with what the player has seen.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from .bits import popcount_nb, suit_mask_nb
 from .pimc_nb import REST

@@ -12,7 +12,7 @@ the suit led (docs/rules.md §0). Games with their own trump order (Klaverjassen
 rank-strength table; the default is the natural order 2 < 3 < … < A.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from .cards import SUIT_BITS
 

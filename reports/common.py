@@ -660,7 +660,7 @@ def gather(game, out, from_path, deals, policy, variants, seed, default_deals, r
         command = command_line(game, [("from", from_path)], out)
         source = f"results file {from_path}"
     else:
-        from fastsim.rng import check_seed
+        from fastsim.common import check_seed
 
         from . import OPTIONS
         deals = deals or default_deals

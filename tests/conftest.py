@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# The suite runs numba's kernels (the reference for the ahead-of-time ones, which
+# tests/test_aot.py compares with them); here and in every process the tests start.
+os.environ["TROEF_AOT"] = "0"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 

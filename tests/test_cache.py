@@ -182,6 +182,8 @@ def test_compile_note_prints_one_line_and_counts_the_time(tmp_path):
         from analyzer import compile_note
         compile_note.install()
         compile_note.install()
+        assert "numba" not in sys.modules      # it waits for the kernels' numba
+        import fastsim._jit                    # as every kernel module does
         import tiny_kernels as k
         before = compile_note.seconds_compiling()
         k.g(1.0); k.g(2); k.f(3)

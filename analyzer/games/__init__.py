@@ -60,6 +60,17 @@ def of_result(result):
     return get(name)
 
 
+class lazy_engine:
+    """A game's engine module (``fastsim.<game>``), imported on first use: a registry
+    entry imports no numba until it runs kernels (``troef play`` may not, fastsim/aot.py)."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attr):
+        return getattr(importlib.import_module(self._name), attr)
+
+
 def concat_results(results, arrays=("deals", "games", "play")):
     """Chunk results of one run joined: the array dicts ``arrays`` concatenated, the rest
     (rules, policies, seed, first index) from the first chunk."""

@@ -4,11 +4,12 @@ Rules: docs/rules.md (Bonken); engine: :mod:`fastsim.bonken`.
 """
 import numpy as np
 
-from . import concat_results
+from . import concat_results, lazy_engine
 
-from fastsim import bonken as bk
 from fastsim.bonken_schema import (CONTRACTS, DOMINO, PIMC_WORLDS, POLICIES as _POLICIES,
                                    ROUNDS, RulesError, contract_id)
+
+bk = lazy_engine("fastsim.bonken")   # the engine, imported on first use
 
 NAME = "bonken"
 TITLE = "Bonken"

@@ -4,11 +4,12 @@ Rules: docs/rules.md (Boonaken, three presets); engine: :mod:`fastsim.boonaken`.
 """
 import numpy as np
 
-from . import concat_results
+from . import concat_results, lazy_engine
 
-from fastsim import boonaken as bo
 from fastsim.boonaken_schema import (CONTRACTS, GAME, PIMC_WORLDS, POLICIES as _POLICIES,
                                      POLICY_NAMES, PRESETS, RulesError)
+
+bo = lazy_engine("fastsim.boonaken")   # the engine, imported on first use
 
 NAME = GAME
 TITLE = "Boonaken"

@@ -5,10 +5,11 @@ Rules: docs/rules.md (Klaverjassen, Rotterdam with variants); engine:
 """
 import numpy as np
 
-from . import concat_results
+from . import concat_results, lazy_engine
 
-from fastsim import klaverjassen as kj
 from fastsim.klaverjassen_schema import PIMC_WORLDS, PLAYERS, POLICIES as _POLICIES, RulesError
+
+kj = lazy_engine("fastsim.klaverjassen")   # the engine, imported on first use
 
 NAME = "klaverjassen"
 TITLE = "Klaverjassen"
