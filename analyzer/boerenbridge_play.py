@@ -160,16 +160,6 @@ class BoerenbridgeInfoState(TrickInfoState):
         return len(self.tricks) == self.h
 
     @property
-    def to_move(self):
-        if self.is_terminal:
-            return None
-        return (self.leader + len(self.current)) % self.n
-
-    @property
-    def hand_cards(self):
-        return [c for c in range(64) if self.hand >> c & 1]
-
-    @property
     def is_blind(self):
         return bool(self.rules.blind_one_card and self.h == 1)
 
@@ -200,36 +190,21 @@ class BoerenbridgeInfoState(TrickInfoState):
         follow = self.hand & (0x1FFF << (16 * (self.current[0] >> 4)))
         return follow if follow else self.hand
 
-    def legal_actions(self):
-        """Legal cards (codes, increasing) of ``to_move``; for another player, the cards it
-        might still hold as far as this player knows."""
-        m = self._legal_mask()
-        return [c for c in range(64) if m >> c & 1]
+    def _out_of_play(self, card, cs):
+        if card == self.turned:
+            raise CardError(f"{cs} is the turned trump card; it is out of play")
 
     def apply(self, card, notation="en"):
         """A new state with ``card`` (code or string) played by :attr:`to_move`."""
-        if isinstance(card, str):
-            card = parse_card(card, notation)
-        card = int(card)
-        cs = card_str(card, notation)
-        if self.is_terminal:
-            raise RulesError("the deal is over: no card can be played")
+        card, cs = self._card_to_play(card, notation)
         p = self.to_move
         bit = 1 << card
-        if card == self.turned:
-            raise CardError(f"{cs} is the turned trump card; it is out of play")
-        if self.played & bit:
-            raise CardError(f"{cs} was already played")
         led = self.current[0] >> 4 if self.current else -1
+        self._check_holder(p, card, cs)
         if p == self.position:
-            if not self.hand & bit:
-                raise CardError(f"{cs} is not in the hand of position {p}")
             if not self._legal_mask() & bit:
                 raise RulesError(f"position {p} must follow {SUIT_NAMES[led]} and cannot play {cs}")
         else:
-            if self.hand & bit:
-                raise CardError(f"{cs} is in the hand of position {self.position}; "
-                                f"position {p} cannot play it")
             if self.voids[p] >> (card >> 4) & 1:
                 raise RulesError(f"position {p} showed earlier it has no {SUIT_NAMES[card >> 4]} "
                                  f"and cannot play {cs}")
@@ -238,12 +213,7 @@ class BoerenbridgeInfoState(TrickInfoState):
         cur = self.current + (card,)
         if len(cur) == self.n:
             w = _trick_winner(cur, self.leader, self.n, self.trump)
-            won = list(self.won)
-            won[w] += 1
-            s.won = tuple(won)
-            s.tricks = self.tricks + ((self.leader, cur, w),)
-            s.leader = w
-            s.current = ()
+            self._close_trick(s, cur, w)
         else:
             s.current = cur
         return s
@@ -266,12 +236,7 @@ class BoerenbridgeInfoState(TrickInfoState):
         """The card (code) the built-in ``policy`` plays here, exactly as the simulator
         would: ``seed`` and ``deal`` (the global deal index) key the random and pimc
         policies like ``simulate(..., seed)`` keys its deal number ``deal``."""
-        check_policy(policy, POLICIES)
-        p = self.to_move
-        if p is None:
-            raise RulesError("the deal is over: no card to play")
-        if p != self.position:
-            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        p = self._my_turn(policy, POLICIES)
         a = self.kernel_args()
         r = self.rules
         if policy == "heuristic":

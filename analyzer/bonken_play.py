@@ -24,7 +24,7 @@ from fastsim.bonken_schema import (CONTRACTS, DOMINO, NO_HEARTS, NO_KH, NO_LAST,
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
-from .infostate import InfoState, TrickInfoState, check_policy, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
+from .infostate import InfoState, TrickInfoState, bits, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 from .evidence import finish_play
 from .progress import sliced
 
@@ -118,6 +118,7 @@ class BonkenInfoState(TrickInfoState):
     game = GAME
     n = 4
     h = 13
+    ENDED = "the round is over"
     __slots__ = ("rules", "contract", "position", "hand", "tricks", "leader", "current",
                  "won", "scores", "voids", "hearts_only", "played_by", "played", "broken",
                  "taken", "chosen_from")
@@ -204,14 +205,6 @@ class BonkenInfoState(TrickInfoState):
         return self.t == 13 or (d != 0 and self.taken == d)
 
     @property
-    def to_move(self):
-        return None if self.is_terminal else (self.leader + len(self.current)) % 4
-
-    @property
-    def hand_cards(self):
-        return [c for c in range(64) if self.hand >> c & 1]
-
-    @property
     def restrict(self):
         return self.contract in (NO_HEARTS, NO_KH)
 
@@ -243,34 +236,19 @@ class BonkenInfoState(TrickInfoState):
         follow = self.hand & (0x1FFF << (16 * (self.current[0] >> 4)))
         return follow if follow else self.hand
 
-    def legal_actions(self):
-        m = self._legal_mask()
-        return [c for c in range(64) if m >> c & 1]
-
     def apply(self, card, notation="en"):
         """A new state with ``card`` played by :attr:`to_move` (validated)."""
-        if isinstance(card, str):
-            card = parse_card(card, notation)
-        card = int(card)
-        cs = card_str(card, notation)
-        if self.is_terminal:
-            raise RulesError("the round is over: no card can be played")
+        card, cs = self._card_to_play(card, notation)
         p = self.to_move
         bit = 1 << card
-        if self.played & bit:
-            raise CardError(f"{cs} was already played")
         led = self.current[0] >> 4 if self.current else -1
+        self._check_holder(p, card, cs)
         if p == self.position:
-            if not self.hand & bit:
-                raise CardError(f"{cs} is not in the hand of position {p}")
             if not self._legal_mask() & bit:
                 if led >= 0:
                     raise RulesError(f"position {p} must follow {SUIT_NAMES[led]} and cannot play {cs}")
                 raise RulesError(f"position {p} may not lead hearts while holding other suits")
         else:
-            if self.hand & bit:
-                raise CardError(f"{cs} is in the hand of position {self.position}; "
-                                f"position {p} cannot play it")
             if self.known_voids()[p] >> (card >> 4) & 1:
                 why = ("led a heart under the hearts rule, so it holds only hearts,"
                        if self.hearts_only[p] and not self.voids[p] >> (card >> 4) & 1
@@ -286,14 +264,10 @@ class BonkenInfoState(TrickInfoState):
         if len(cur) == 4:
             w = _winner(cur, self.leader, self.trump)
             mask = mask_of(cur)
-            won = list(self.won)
-            won[w] += 1
             sc = list(self.scores)
             sc[w] += trick_points(self.contract, mask, self.t)
-            s.won, s.scores = tuple(won), tuple(sc)
-            s.tricks = self.tricks + ((self.leader, cur, w),)
-            s.leader = w
-            s.current = ()
+            s.scores = tuple(sc)
+            self._close_trick(s, cur, w)
             s.broken = self.broken or bool(mask & HEARTS)
             s.taken = self.taken | (mask & self.danger)
         else:
@@ -314,12 +288,7 @@ class BonkenInfoState(TrickInfoState):
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
         """The card the built-in ``policy`` plays here, exactly as the simulator would
         (``seed``/``deal`` key the random and pimc policies like the simulator's deal)."""
-        check_policy(policy, POLICIES)
-        p = self.to_move
-        if p is None:
-            raise RulesError("the round is over: no card to play")
-        if p != self.position:
-            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        p = self._my_turn(policy, POLICIES)
         a = self.kernel_args()
         if policy == "heuristic":
             return int(pq.decide_heuristic_nb(self.contract, a["hand"],
@@ -337,11 +306,6 @@ class BonkenInfoState(TrickInfoState):
                                      self.rules.hearts_after_broken, self.t, self.leader,
                                      a["tc"], a["tn"], a["played"], a["broken"], a["taken"],
                                      a["scores"], a["voids"].copy(), np.int64(worlds)))
-
-    def history_str(self, notation="en"):
-        parts = [" ".join(card_str(c, notation) for c in cards) for _, cards, _ in self.tricks]
-        parts.append(" ".join(card_str(c, notation) for c in self.current))
-        return " | ".join(parts).strip(" |")
 
 
 class BonkenDeal(Deal):
@@ -559,6 +523,19 @@ def _domino_legal(cards, lo, hi):
     return m
 
 
+def _domino_place(lo, hi, move):
+    """The open rows (``lo``/``hi`` per suit) once card ``move`` is laid on the table."""
+    st, r = move >> 4, move & 15
+    lo, hi = list(lo), list(hi)
+    if lo[st] < 0:
+        lo[st] = hi[st] = r
+    elif r > hi[st]:
+        hi[st] = r
+    else:
+        lo[st] = r
+    return tuple(lo), tuple(hi)
+
+
 class DominoInfoState(InfoState):
     """One player's information state in a Bonken Domino round (immutable): the open rows
     (``lo``/``hi`` rank per suit, −1 = not open), the turn counter ``m``, cards still
@@ -639,10 +616,6 @@ class DominoInfoState(InfoState):
     def to_move(self):
         return None if self.is_terminal else self.turn
 
-    @property
-    def hand_cards(self):
-        return [c for c in range(64) if self.hand >> c & 1]
-
     def unseen_mask(self):
         return int(FULL52) & ~(self.hand | self.played)
 
@@ -657,8 +630,7 @@ class DominoInfoState(InfoState):
     def legal_actions(self):
         """Legal moves of ``to_move`` (codes; ``[PASS]`` when it cannot move). For another
         player: the cards it might play, and PASS (it might hold none of them)."""
-        m = self._legal_mask()
-        cards = [c for c in range(64) if m >> c & 1]
+        cards = bits(self._legal_mask())
         if self.to_move == self.position:
             return cards or [PASS]
         return cards + [PASS]
@@ -692,26 +664,13 @@ class DominoInfoState(InfoState):
             if not _domino_legal(bit, self.lo, self.hi):
                 raise RulesError(f"{cs} does not fit on the table (8s open a row, then one up "
                                  "or one down)")
+            self._check_holder(p, move, cs)
             if p == self.position:
-                if not self.hand & bit:
-                    raise CardError(f"{cs} is not in the hand of position {p}")
                 s.hand = self.hand & ~bit
-            else:
-                if self.hand & bit:
-                    raise CardError(f"{cs} is in the hand of position {self.position}; "
-                                    f"position {p} cannot play it")
-                if self.forbid[p] & bit:
-                    raise RulesError(f"position {p} passed earlier while {cs} was playable, "
-                                     "so it cannot hold it")
-            st, r = move >> 4, move & 15
-            lo, hi = list(self.lo), list(self.hi)
-            if lo[st] < 0:
-                lo[st] = hi[st] = r
-            elif r > hi[st]:
-                hi[st] = r
-            else:
-                lo[st] = r
-            s.lo, s.hi = tuple(lo), tuple(hi)
+            elif self.forbid[p] & bit:
+                raise RulesError(f"position {p} passed earlier while {cs} was playable, "
+                                 "so it cannot hold it")
+            s.lo, s.hi = _domino_place(self.lo, self.hi, move)
             s.played = self.played | bit
             pb = list(self.played_by)
             pb[p] |= bit
@@ -733,12 +692,7 @@ class DominoInfoState(InfoState):
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
         """The engine's Domino move (pimc and strong play Domino by the heuristic, as in
         the engine)."""
-        check_policy(policy, POLICIES)
-        p = self.to_move
-        if p is None:
-            raise RulesError("the round is over: nothing to play")
-        if p != self.position:
-            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        self._my_turn(policy, POLICIES, over="the round is over: nothing to play")
         return int(pq.domino_decide_nb(POLICIES[policy], check_seed(seed), np.int64(deal),
                                        np.int64(self.hand), np.array(self.lo, dtype=np.int64),
                                        np.array(self.hi, dtype=np.int64), np.int64(self.m)))

@@ -42,7 +42,7 @@ from fastsim.pimc_nb import REST
 from fastsim.rng import check_seed
 from .evidence import finish_play
 from .progress import sliced
-from .infostate import (TrickInfoState, check_policy, play_args, Deal, record_card, SUIT_NAMES, check_own_cards, copy_state, ess, parse_history,
+from .infostate import (TrickInfoState, bits, play_args, Deal, record_card, SUIT_NAMES, check_own_cards, copy_state, ess, parse_history,
                         replay, weighted_summary)
 
 DEFAULT_SAMPLES = 2_000
@@ -56,8 +56,7 @@ __all__ = ["BoonakenInfoState", "BoonakenDeal", "play_query", "sample_worlds",
            "parse_auction", "auction_str", "auction_model"]
 
 
-def _bits(m):
-    return [c for c in range(64) if m >> c & 1]
+_bits = bits
 
 
 def _mask(cards, notation="en", what="cards"):
@@ -273,6 +272,7 @@ class BoonakenInfoState(TrickInfoState):
     draw rounds so far (seed preset). ``stock`` is the stock's order when known (a
     full-information deal), else ``my_draws`` lists my draws in order."""
     game = GAME
+    DECK = 32
     __slots__ = ("rules", "position", "hand", "contract", "bid", "decl", "in_mis", "trump",
                  "named", "open", "taken", "discarded", "roem", "tricks", "leader", "current",
                  "won", "cpts", "voids", "vlog", "played", "played_by", "draws", "stock",
@@ -493,14 +493,6 @@ class BoonakenInfoState(TrickInfoState):
     def is_terminal(self):
         return self.t >= self.n_tricks
 
-    @property
-    def to_move(self):
-        return None if self.is_terminal else (self.leader + len(self.current)) % self.n
-
-    @property
-    def hand_cards(self):
-        return _bits(self.hand)
-
     def _tc(self):
         a = np.zeros(5, dtype=np.int64)
         a[:len(self.current)] = self.current
@@ -542,39 +534,23 @@ class BoonakenInfoState(TrickInfoState):
         return int(pq.legal_here_nb(np.int64(self.hand), self._tc(), len(self.current),
                                     self.trump, self.preset))
 
-    def legal_actions(self):
-        return _bits(self._legal_mask())
-
     def apply(self, card, notation="en"):
         """A new state with ``card`` played by :attr:`to_move` (validated)."""
-        if isinstance(card, str):
-            card = parse_card(card, notation, deck=32)
-        card = int(card)
-        cs = card_str(card, notation)
-        if self.is_terminal:
-            raise RulesError("the deal is over: no card can be played")
-        if not FULL >> card & 1:
-            raise CardError(f"{cs} is not in the 32-card deck")
+        card, cs = self._card_to_play(card, notation)
         p = self.to_move
         bit = 1 << card
-        if self.played & bit:
-            raise CardError(f"{cs} was already played")
         tn = len(self.current)
         trump = self.trump
         if self.t == 0 and tn == 0 and not self.named:
             trump = card >> 4
         led, winner, wj, hi, _ = pq.trick_state_nb(self._tc(), tn, trump)
+        self._check_holder(p, card, cs)
         if p == self.position:
-            if not self.hand & bit:
-                raise CardError(f"{cs} is not in the hand of position {p}")
             if not self._legal_mask() & bit:
                 raise RulesError(f"position {p} may not play {cs} here (follow suit; "
                                  f"{'trump in' if self.preset != PRESET_LEIMUIDEN else 'trump duties'} "
                                  "when void)")
         else:
-            if self.hand & bit:
-                raise CardError(f"{cs} is in the hand of position {self.position}; "
-                                f"position {p} cannot play it")
             if self.discarded & bit:
                 raise CardError(f"{cs} was discarded by the declarer")
             if self.public_out() & bit:
@@ -608,12 +584,10 @@ class BoonakenInfoState(TrickInfoState):
             a[:len(cur)] = cur
             wj, pts = pq.trick_result_nb(a, len(cur), trump)
             w = (self.leader + int(wj)) % self.n
-            won, cp = list(self.won), list(self.cpts)
-            won[w] += 1
+            cp = list(self.cpts)
             cp[w] += int(pts)
-            s.won, s.cpts = tuple(won), tuple(cp)
-            s.tricks = self.tricks + ((self.leader, cur, w),)
-            s.current = ()
+            s.cpts = tuple(cp)
+            self._close_trick(s, cur, w)
             if self.preset == PRESET_SEED and 32 - self.stock_pos >= self.n:
                 j = (self.position - self.leader) % self.n
                 if self.stock is not None:
@@ -629,7 +603,6 @@ class BoonakenInfoState(TrickInfoState):
                     raise CardError(f"drawn card {card_str(got, notation)} was already seen")
                 s.hand |= gb
                 s.draws = self.draws + 1
-            s.leader = w
         else:
             s.current = cur
         return s
@@ -702,12 +675,7 @@ class BoonakenInfoState(TrickInfoState):
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
         """The card the built-in ``policy`` plays here, exactly as the simulator would
         (``deal``: the simulator's global deal index, for random and pimc)."""
-        check_policy(policy, POLICIES)
-        p = self.to_move
-        if p is None:
-            raise RulesError("the deal is over: no card to play")
-        if p != self.position:
-            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        p = self._my_turn(policy, POLICIES)
         a = self.kernel_args()
         auc = np.array(list(self.auction) or [(0, -1)], dtype=np.int64).reshape(-1, 2)
         if policy == "heuristic":
@@ -748,11 +716,6 @@ class BoonakenInfoState(TrickInfoState):
                             sn.AUCTION_EPS if eps is None else float(eps), np.int64(count),
                             cand, ah, logw)
         return cand, ah, logw
-
-    def history_str(self, notation="en"):
-        parts = [" ".join(card_str(c, notation) for c in cards) for _, cards, _ in self.tricks]
-        parts.append(" ".join(card_str(c, notation) for c in self.current))
-        return " | ".join(parts).strip(" |")
 
 
 class BoonakenDeal(Deal):

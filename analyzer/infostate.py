@@ -24,9 +24,11 @@ later trick by the previous trick's winner.
 """
 import numpy as np
 
-from fastsim.cards import CardError, card_str, parse_card
+from fastsim.cards import DECK32, CardError, card_str, parse_card
 from fastsim.common import RulesError
 from .stats_core import Z95, wilson
+
+FULL32 = sum(1 << int(c) for c in DECK32)   # the 32-card deck's mask
 
 __all__ = ["parse_history", "parse_bid_list", "decide", "weighted_summary", "ess",
            "RulesError", "CardError"]
@@ -216,23 +218,102 @@ def dealt_masks(hands, n, notation="en", deck=52, check=True):
     return masks
 
 
+def bits(mask):
+    """The card codes of a bit mask, increasing."""
+    return [c for c in range(64) if mask >> c & 1]
+
+
 class InfoState:
     """Base of every game's information state: immutable, ``__slots__`` only; ``apply``
-    returns a changed copy made by ``_copy``."""
+    returns a changed copy made by ``_copy``. Every state has ``position`` (whose view)
+    and ``hand`` (that player's cards now, a bit mask)."""
     __slots__ = ()
+    ENDED = "the deal is over"     # the messages' words once nothing can be played
 
     def _copy(self):
         return copy_state(self)
 
+    @property
+    def hand_cards(self):
+        return bits(self.hand)
+
+    def _check_holder(self, p, card, cs):
+        """Position ``p`` may hold ``card`` as far as this player's hand tells: my own card
+        must be in my hand, another player's must not."""
+        mine = self.hand >> card & 1
+        if p == self.position and not mine:
+            raise CardError(f"{cs} is not in the hand of position {p}")
+        if p != self.position and mine:
+            raise CardError(f"{cs} is in the hand of position {self.position}; "
+                            f"position {p} cannot play it")
+
+    def _my_turn(self, policy, policies, over=None):
+        """``decide``'s checks: a built-in policy, and this player to play (``over``: the
+        message once nothing is left to play). Returns the position to move."""
+        check_policy(policy, policies)
+        p = self.to_move
+        if p is None:
+            raise RulesError(over or f"{self.ENDED}: no card to play")
+        if p != self.position:
+            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        return p
+
 
 class TrickInfoState(InfoState):
-    """An information state of a trick game: ``tricks`` holds the finished tricks."""
+    """An information state of a trick game: ``tricks`` holds the finished tricks,
+    ``leader``/``current`` the trick in progress. Subclasses give ``is_terminal`` and
+    ``_legal_mask``; ``DECK`` is the deck's size, ``n`` the number of players."""
     __slots__ = ()
+    n = 4
+    DECK = 52
 
     @property
     def t(self):
         """Number of finished tricks."""
         return len(self.tricks)
+
+    @property
+    def to_move(self):
+        return None if self.is_terminal else (self.leader + len(self.current)) % self.n
+
+    def legal_actions(self):
+        """Legal cards (codes, increasing) of ``to_move``; for another player, the cards it
+        might still hold as far as this player knows."""
+        return bits(self._legal_mask())
+
+    def _out_of_play(self, card, cs):
+        """A game's own refusal of ``card`` before the already-played check (none here)."""
+
+    def _card_to_play(self, card, notation):
+        """``apply``'s first checks: ``card`` (code or string) → ``(code, its text)``; the
+        deal must go on, the card be in the deck and not played yet (one-line errors)."""
+        if isinstance(card, str):
+            card = parse_card(card, notation, deck=self.DECK)
+        card = int(card)
+        cs = card_str(card, notation)
+        if self.is_terminal:
+            raise RulesError(f"{self.ENDED}: no card can be played")
+        if self.DECK == 32 and not FULL32 >> card & 1:
+            raise CardError(f"{cs} is not in the 32-card deck")
+        self._out_of_play(card, cs)
+        if self.played >> card & 1:
+            raise CardError(f"{cs} was already played")
+        return card, cs
+
+    def _close_trick(self, s, cur, w):
+        """Book on ``s`` (the copy of this state being played on) the full trick ``cur``,
+        won by position ``w``: one more trick for ``w``, who leads the next one."""
+        won = list(self.won)
+        won[w] += 1
+        s.won = tuple(won)
+        s.tricks = self.tricks + ((self.leader, cur, w),)
+        s.leader = w
+        s.current = ()
+
+    def history_str(self, notation="en"):
+        parts = [" ".join(card_str(c, notation) for c in cards) for _, cards, _ in self.tricks]
+        parts.append(" ".join(card_str(c, notation) for c in self.current))
+        return " | ".join(parts).strip(" |")
 
 
 class Deal:

@@ -25,7 +25,7 @@ from fastsim.klaverjassen_schema import (LAST_TRICK, PIMC_WORLDS, POLICIES, TRUM
                                          build_rules)
 from fastsim.klaverjassen_nb import FULL32, roem_nb
 from fastsim.rng import check_seed
-from .infostate import TrickInfoState, check_policy, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
+from .infostate import TrickInfoState, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
 from .evidence import finish_play
 from .evidence import PASS_SCALE as CALL_SCALE
 from .progress import sliced
@@ -102,6 +102,7 @@ class KlaverjassenInfoState(TrickInfoState):
     game = GAME
     n = 4
     h = 8
+    DECK = 32
     __slots__ = ("rules", "position", "hand", "trump", "playing", "tricks", "leader",
                  "current", "won", "team_cp", "team_rm", "voids", "forbid", "played_by",
                  "played", "calls")
@@ -181,14 +182,6 @@ class KlaverjassenInfoState(TrickInfoState):
     def is_terminal(self):
         return self.t == 8
 
-    @property
-    def to_move(self):
-        return None if self.is_terminal else (self.leader + len(self.current)) % 4
-
-    @property
-    def hand_cards(self):
-        return [c for c in range(64) if self.hand >> c & 1]
-
     def unseen_mask(self):
         return int(FULL32) & ~(self.hand | self.played)
 
@@ -206,36 +199,19 @@ class KlaverjassenInfoState(TrickInfoState):
                                     self.leader, self.trump, TEAM_OF_POS, p, r.amsterdam,
                                     r.undertrump_forced))
 
-    def legal_actions(self):
-        m = self._legal_mask()
-        return [c for c in range(64) if m >> c & 1]
-
     def apply(self, card, notation="en"):
         """A new state with ``card`` played by :attr:`to_move` (validated)."""
-        if isinstance(card, str):
-            card = parse_card(card, notation, deck=32)
-        card = int(card)
-        cs = card_str(card, notation)
-        if self.is_terminal:
-            raise RulesError("the deal is over: no card can be played")
-        if not int(FULL32) >> card & 1:
-            raise CardError(f"{cs} is not in the 32-card deck")
+        card, cs = self._card_to_play(card, notation)
         p = self.to_move
         bit = 1 << card
-        if self.played & bit:
-            raise CardError(f"{cs} was already played")
         led, winner, win_pos, hi, trick, tp = self._trick_state()
         pw = win_pos >= 0 and TEAM_OF_POS[win_pos] == TEAM_OF_POS[p]
+        self._check_holder(p, card, cs)
         if p == self.position:
-            if not self.hand & bit:
-                raise CardError(f"{cs} is not in the hand of position {p}")
             if not self._legal_mask() & bit:
                 raise RulesError(f"position {p} may not play {cs} here (follow suit, "
                                  f"{'overtrump' if hi >= 0 else 'trump'} when able)")
         else:
-            if self.hand & bit:
-                raise CardError(f"{cs} is in the hand of position {self.position}; "
-                                f"position {p} cannot play it")
             if self.forbid[p] & bit:
                 why = (f"showed earlier it has no {SUIT_NAMES[card >> 4]}"
                        if self.voids[p] >> (card >> 4) & 1 else
@@ -254,15 +230,11 @@ class KlaverjassenInfoState(TrickInfoState):
             w = int(w)
             pts = int(pts) + (LAST_TRICK if self.t == 7 else 0)
             team = int(TEAM_OF_POS[w])
-            won = list(self.won)
-            won[w] += 1
             cp, rm = list(self.team_cp), list(self.team_rm)
             cp[team] += pts
             rm[team] += int(roem_nb(np.int64(mask), self.trump, self.rules.all_100))
-            s.won, s.team_cp, s.team_rm = tuple(won), tuple(cp), tuple(rm)
-            s.tricks = self.tricks + ((self.leader, cur, w),)
-            s.leader = w
-            s.current = ()
+            s.team_cp, s.team_rm = tuple(cp), tuple(rm)
+            self._close_trick(s, cur, w)
         else:
             s.current = cur
         return s
@@ -277,12 +249,7 @@ class KlaverjassenInfoState(TrickInfoState):
 
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
         """The card the built-in ``policy`` plays here, exactly as the simulator would."""
-        check_policy(policy, POLICIES)
-        p = self.to_move
-        if p is None:
-            raise RulesError("the deal is over: no card to play")
-        if p != self.position:
-            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        p = self._my_turn(policy, POLICIES)
         a = self.kernel_args()
         r = self.rules
         if policy == "heuristic":
@@ -312,11 +279,6 @@ class KlaverjassenInfoState(TrickInfoState):
         score_deal_nb(_arr(self.team_cp, 2), _arr(self.team_rm, 2), self.playing,
                       _arr(tt, 2), out)
         return [int(x) for x in out]
-
-    def history_str(self, notation="en"):
-        parts = [" ".join(card_str(c, notation) for c in cards) for _, cards, _ in self.tricks]
-        parts.append(" ".join(card_str(c, notation) for c in self.current))
-        return " | ".join(parts).strip(" |")
 
 
 class KlaverjassenDeal(Deal):

@@ -294,7 +294,8 @@ def test_small_heuristic_kernels_equal_the_general_ones(monkeypatch):
 # ------------------------------------------------------------------ domino
 
 from analyzer.bonken_play import (DominoInfoState, domino_positions_from_record,  # noqa: E402
-                                  domino_sample_worlds, PASS, _domino_legal)
+                                  domino_sample_worlds, PASS, _domino_legal,
+                                  _domino_place)
 
 
 def domino_records(n, seed, seat_policies=()):
@@ -348,13 +349,7 @@ def test_domino_worlds_respect_the_passes():
                     else:
                         assert legal >> mv & 1
                         hands[p] &= ~(1 << mv)
-                        s_, r_ = mv >> 4, mv & 15
-                        if lo[s_] < 0:
-                            lo[s_] = hi[s_] = r_
-                        elif r_ > hi[s_]:
-                            hi[s_] = r_
-                        else:
-                            lo[s_] = r_
+                        lo, hi = _domino_place(lo, hi, mv)
             n_forbid += any(state.forbid)
     assert n_forbid > 20
 
