@@ -79,14 +79,20 @@ def parse_contract(contract):
         text = str(contract).strip().lower().replace("è", "e")
     if text in ("misere", "zwabber", "boonaak"):
         return CONTRACTS.index(text), 0
+    return CONTRACT_POINTS, _point_bid(text, f"unknown contract {contract!r}: ")
+
+
+def _point_bid(text, unknown, what=""):
+    """``text`` as a point bid of the ladder, else one line: ``unknown`` begins it when
+    ``text`` is no number, ``what`` when it is no bid of the ladder."""
     try:
         bid = int(text)
     except ValueError:
-        raise RulesError(f"unknown contract {contract!r}: a point bid 25..380 (multiples of "
-                         "5), misere, zwabber or boonaak") from None
+        raise RulesError(f"{unknown}a point bid 25..380 (multiples of 5), misere, zwabber or "
+                         "boonaak") from None
     if bid not in POINT_BIDS:
-        raise RulesError(f"a point bid is a multiple of 5 from 25 to 380, got {bid}")
-    return CONTRACT_POINTS, bid
+        raise RulesError(f"{what}a point bid is a multiple of 5 from 25 to 380, got {bid}")
+    return bid
 
 
 PASS_WORDS = ("pass", "p", "pas", "-")
@@ -130,15 +136,8 @@ def parse_auction(text, n):
             elif c in ("misere", "zwabber", "boonaak"):
                 a = {"misere": MISERE, "zwabber": ZWABBER, "boonaak": BOONAAK}[c]
             else:
-                try:
-                    v = int(c)
-                except ValueError:
-                    raise RulesError(f"auction: unknown call {call!r}: pass, a point bid 25..380 "
-                                     "(multiples of 5), misere, zwabber or boonaak") from None
-                if v not in POINT_BIDS:
-                    raise RulesError(f"auction: a point bid is a multiple of 5 from 25 to 380, "
-                                     f"got {v}")
-                a = LADDER.index(v)
+                a = LADDER.index(_point_bid(c, f"auction: unknown call {call!r}: pass, ",
+                                            "auction: "))
             toks.append((tok, q, a))
     if not toks:
         raise RulesError("auction: no calls given")
@@ -263,7 +262,20 @@ def revealed(card, led, trump, hi, preset):
     return SUIT[led]
 
 
-class BoonakenInfoState(TrickInfoState):
+class BoonakenTable:
+    """What every Boonaken state reads off its rules: ``n`` (players) and ``preset``."""
+    __slots__ = ()
+
+    @property
+    def n(self):
+        return self.rules.players
+
+    @property
+    def preset(self):
+        return self.rules.preset_id
+
+
+class BoonakenInfoState(BoonakenTable, TrickInfoState):
     """One player's information state in a Boonaken deal (immutable).
 
     Per position: ``won`` (tricks), ``cpts`` (card points taken), ``voids`` (the engine's
@@ -277,14 +289,6 @@ class BoonakenInfoState(TrickInfoState):
                  "named", "open", "taken", "discarded", "roem", "tricks", "leader", "current",
                  "won", "cpts", "voids", "vlog", "played", "played_by", "draws", "stock",
                  "my_draws", "first_hand", "sim_known", "sim_pinned", "auction")
-
-    @property
-    def n(self):
-        return self.rules.players
-
-    @property
-    def preset(self):
-        return self.rules.preset_id
 
     @property
     def layout(self):
