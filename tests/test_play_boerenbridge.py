@@ -16,6 +16,7 @@ from fastsim.boerenbridge import simulate
 from fastsim.boerenbridge_schema import POLICY_NAMES, build_rules, parse_seat_policies
 from fastsim.cards import CardError, card_str, codes_of, parse_card
 from fastsim.common import RulesError
+from helpers_play import one_line_error_test
 
 
 def recorded(n_games, seed, players=4, hand_size=None, schedule=None, variants=(),
@@ -454,12 +455,7 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("name,expect,change", BAD, ids=[b[0] for b in BAD])
-def test_bad_history_is_a_one_line_input_error(name, expect, change):
-    with pytest.raises((RulesError, CardError)) as e:
-        play_query(**dict(BASE, **change), samples=20)
-    msg = str(e.value)
-    assert expect in msg and "\n" not in msg
+test_bad_history_is_a_one_line_input_error = one_line_error_test(play_query, BASE, BAD, samples=20)
 
 
 def test_inputs_that_are_fine():

@@ -16,8 +16,8 @@ from analyzer.records import boonaken_records
 from fastsim import boonaken as bo
 from fastsim.boonaken_schema import (CONTRACT_MISERE, CONTRACT_POINTS, CONTRACTS, POLICY_NAMES,
                                      PRESET_SEED, PRESETS, parse_seat_policies)
-from fastsim.cards import NL_SUITS, SUITS, CardError, card_str
-from fastsim.common import RulesError
+from fastsim.cards import NL_SUITS, SUITS, card_str
+from helpers_play import bad_inputs, one_line_error_test
 
 FULL32 = sum(1 << (16 * s + r) for s in range(4) for r in range(5, 13))
 SHAPES = [(p, n) for p in PRESETS for n in (2, 3, 4, 5)]
@@ -444,11 +444,7 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("name,expect,change", BAD, ids=[b[0] for b in BAD])
-def test_bad_history_is_a_one_line_input_error(name, expect, change):
-    with pytest.raises((RulesError, CardError)) as e:
-        play_query(**dict(BASE, **change), samples=10)
-    assert expect in str(e.value) and "\n" not in str(e.value), str(e.value)
+test_bad_history_is_a_one_line_input_error = one_line_error_test(play_query, BASE, BAD)
 
 
 def _cli_args(kw):
@@ -461,7 +457,7 @@ def _cli_args(kw):
     return args
 
 
-@pytest.mark.parametrize("name,expect,change", BAD[:13], ids=[b[0] for b in BAD[:13]])
+@bad_inputs(BAD[:13])
 def test_cli_bad_history_exits_2_with_one_line(name, expect, change):
     from tests.conftest import invoke_cli
     code, out, err = invoke_cli(*_cli_args(dict(BASE, **change)), "--samples", "10")

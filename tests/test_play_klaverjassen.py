@@ -14,8 +14,8 @@ from analyzer.klaverjassen_play import (KlaverjassenInfoState, play_query, posit
                                         sample_worlds, deal_from_record, TEAM_OF_POS, _arr)
 from analyzer.records import klaverjassen_records
 from fastsim import klaverjassen_play_nb as pq
-from fastsim.cards import CardError, card_str, codes_of
-from fastsim.common import RulesError
+from fastsim.cards import card_str, codes_of
+from helpers_play import one_line_error_test
 from fastsim.klaverjassen import simulate
 from fastsim.klaverjassen_schema import POLICY_NAMES, build_rules, parse_seat_policies
 
@@ -281,11 +281,7 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("name,expect,change", BAD, ids=[b[0] for b in BAD])
-def test_bad_history_is_a_one_line_input_error(name, expect, change):
-    with pytest.raises((RulesError, CardError)) as e:
-        play_query(**dict(BASE, **change), samples=10)
-    assert expect in str(e.value) and "\n" not in str(e.value)
+test_bad_history_is_a_one_line_input_error = one_line_error_test(play_query, BASE, BAD)
 
 
 def test_trumping_duty_constraints():
