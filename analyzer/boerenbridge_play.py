@@ -113,18 +113,10 @@ class BoerenbridgeInfoState(TrickInfoState):
             raise RulesError(f"players must be an integer, got {players!r}")
         n = int(players)
         build_rules(players=n, hand_size=1, variants=_single_deal(variants))  # players, variants
-        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
-                or not 0 <= position < max(n, 1):
-            raise RulesError(f"position must be 0..{n - 1} (0 = left of the dealer, "
-                             f"{n - 1} = dealer), got {position}")
-        position = int(position)
-        tricks = parse_history(history, notation)
-        for i, tr in enumerate(tricks):
-            if len(tr) > n or (len(tr) < n and i < len(tricks) - 1):
-                raise RulesError(f"history: trick {i + 1} has {len(tr)} cards; every finished "
-                                 f"trick has one card per player ({n})")
-        if tricks and len(tricks[-1]) == n:
-            tricks.append([])
+        from .infostate import parse_tricks, position_arg
+        position = position_arg(position, max(n, 1), f"position must be 0..{n - 1} (0 = left of "
+                                f"the dealer, {n - 1} = dealer), got {position}")
+        tricks = parse_tricks(history, n, notation, per_trick=f"one card per player ({n})")
         if turned in codes:
             raise CardError(f"the turned card {card_str(turned, notation)} cannot also be in the hand")
         if any(turned in tr for tr in tricks):
@@ -400,23 +392,8 @@ def _sample(state, count, seed, condition, lam, start):
 def _determined(state, policy):
     """Is the outcome of every card fixed? True when nobody else holds a card any more, or
     the hidden cards can lie only one way and the policy is the deterministic heuristic."""
-    n, me = state.n, state.position
-    tn = len(state.current)
-    cap = [0 if q == me else state.h - state.t - (1 if (q - state.leader) % n < tn else 0)
-           for q in range(n)]
-    if sum(cap) == 0:
-        return True
-    if policy != "heuristic":
-        return False
-    unseen = state.unseen_mask()
-    if bin(unseen).count("1") != sum(cap):
-        return False
-    for s in range(4):
-        if unseen >> (16 * s) & 0x1FFF:
-            holders = [q for q in range(n) if cap[q] > 0 and not state.voids[q] >> s & 1]
-            if len(holders) > 1:
-                return False
-    return True
+    from .infostate import suit_cards
+    return state.is_determined(policy, [suit_cards(v) for v in state.voids])
 
 
 def _draw(state, a, cards, samples, condition, lam, pol, worlds, seed_u):
@@ -468,19 +445,14 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=No
     world passes). Reproducible from ``seed`` for any ``threads``. ``samples``: default
     2,000 (300 when everyone plays ``strong``).
     """
+    from .infostate import query_state
     samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, worlds, seed)
-    if state is None:
-        state = BoerenbridgeInfoState.from_inputs(players, hand, trump_card, position, bids,
-                                                  history, notation, variants, hand_size)
-    elif state.to_move != state.position:
-        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
-    if threads is not None:
-        from fastsim.boerenbridge import set_threads
-        set_threads(threads)
+    state, cards = query_state(state, lambda: BoerenbridgeInfoState.from_inputs(
+        players, hand, trump_card, position, bids, history, notation, variants, hand_size),
+        threads)
     n, h, me = state.n, state.h, state.position
     rules = state.rules
     scoring, bauer, dealer_rule, blind = _scalars(state)
-    cards = np.array(state.legal_actions(), dtype=np.int64)
     K = len(cards)
     a = state.kernel_args()
     condition = _condition(policy, condition_bids)

@@ -24,7 +24,7 @@ from fastsim.bonken_schema import (CONTRACTS, DOMINO, NO_HEARTS, NO_KH, NO_LAST,
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
-from .infostate import InfoState, TrickInfoState, bits, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
+from .infostate import InfoState, TrickInfoState, bits, parse_tricks, position_arg, query_state, suit_cards, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, weighted_summary, ess
 from .evidence import finish_play
 from .progress import sliced
 
@@ -37,6 +37,7 @@ JACKS = sum(1 << (16 * s + 9) for s in range(4))
 QUEENS = sum(1 << (16 * s + 10) for s in range(4))
 KH = 1 << (16 + 11)
 NOT_HEARTS = 0b1101   # void bits of a player shown to hold only hearts
+POSITION_MUST = "position must be 0..3 (0 = left of the dealer, 1 = chooser, 3 = dealer)"
 
 __all__ = ["BonkenInfoState", "BonkenDeal", "play_query", "sample_worlds",
            "positions_from_record", "deal_from_record", "DominoInfoState", "DominoDeal",
@@ -165,18 +166,8 @@ class BonkenInfoState(TrickInfoState):
         codes = parse_cards(hand, notation) if isinstance(hand, str) else [int(c) for c in hand]
         if not codes:
             raise CardError("--hand is empty")
-        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
-                or not 0 <= position < 4:
-            raise RulesError(f"position must be 0..3 (0 = left of the dealer, 1 = chooser, "
-                             f"3 = dealer), got {position}")
-        position = int(position)
-        tricks = parse_history(history, notation)
-        for i, tr in enumerate(tricks):
-            if len(tr) > 4 or (len(tr) < 4 and i < len(tricks) - 1):
-                raise RulesError(f"history: trick {i + 1} has {len(tr)} cards; every finished "
-                                 "trick has 4")
-        if tricks and len(tricks[-1]) == 4:
-            tricks.append([])
+        position = position_arg(position, 4, POSITION_MUST + f", got {position}")
+        tricks = parse_tricks(history, 4, notation)
         trump = trump_of(cid)
         leader = 0
         mine = []
@@ -375,20 +366,7 @@ def chosen_from_mask(available, contract):
 
 
 def _determined(state, policy):
-    tn = len(state.current)
-    cap = [0 if q == state.position else 13 - state.t - (1 if (q - state.leader) % 4 < tn else 0)
-           for q in range(4)]
-    if sum(cap) == 0:
-        return True
-    if policy != "heuristic":
-        return False
-    unseen = state.unseen_mask()
-    for s in range(4):
-        if unseen >> (16 * s) & 0x1FFF:
-            kv = state.known_voids()
-            if len([q for q in range(4) if cap[q] > 0 and not kv[q] >> s & 1]) > 1:
-                return False
-    return True
+    return state.is_determined(policy, [suit_cards(v) for v in state.known_voids()])
 
 
 def play_query(contract, hand, position, history="", samples=None,
@@ -406,17 +384,12 @@ def play_query(contract, hand, position, history="", samples=None,
                              "by the choice)")
         return domino_play_query(hand, position, history, samples, policy, seed, threads,
                                  notation, variants, state)
-    if state is None:
+    def make():
         chosen = chosen_from_mask(available, contract_id(contract)
                                   if not isinstance(contract, (int, np.integer)) else int(contract))
-        state = BonkenInfoState.from_inputs(contract, hand, position, history, notation, variants,
-                                            chosen_from=chosen)
-    elif state.to_move != state.position:
-        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
-    if threads is not None:
-        from fastsim.bonken import set_threads
-        set_threads(threads)
-    cards = np.array(state.legal_actions(), dtype=np.int64)
+        return BonkenInfoState.from_inputs(contract, hand, position, history, notation, variants,
+                                           chosen_from=chosen)
+    state, cards = query_state(state, make, threads)
     K = len(cards)
     a = state.kernel_args()
     lw = np.empty(samples, dtype=np.float64)
@@ -572,11 +545,7 @@ class DominoInfoState(InfoState):
                     require_turn=True):
         rules = build_rules(variants)
         codes = parse_cards(hand, notation) if isinstance(hand, str) else [int(c) for c in hand]
-        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
-                or not 0 <= position < 4:
-            raise RulesError(f"position must be 0..3 (0 = left of the dealer, 1 = chooser, "
-                             f"3 = dealer), got {position}")
-        position = int(position)
+        position = position_arg(position, 4, POSITION_MUST + f", got {position}")
         moves = parse_domino_history(history, notation)
         # whose move each one is: turn order skipping players out of cards
         held, p, mine = [13] * 4, 0, []
@@ -752,14 +721,8 @@ def domino_play_query(hand, position, history="", samples=DEFAULT_SAMPLES, polic
     """The Domino play query: per legal move my expected score (−50 × P(I am the last
     one holding cards)); same shape as :func:`play_query`."""
     samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, None, seed)
-    if state is None:
-        state = DominoInfoState.from_inputs(hand, position, history, notation, variants)
-    elif state.to_move != state.position:
-        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
-    if threads is not None:
-        from fastsim.bonken import set_threads
-        set_threads(threads)
-    moves = np.array(state.legal_actions(), dtype=np.int64)
+    state, moves = query_state(state, lambda: DominoInfoState.from_inputs(
+        hand, position, history, notation, variants), threads)
     K = len(moves)
     lw = np.empty(samples, dtype=np.float64)
     lose = np.zeros((samples, K), dtype=np.bool_)

@@ -42,7 +42,7 @@ from fastsim.pimc_nb import REST
 from fastsim.rng import check_seed
 from .evidence import finish_play
 from .progress import sliced
-from .infostate import (TrickInfoState, bits, play_args, Deal, record_card, SUIT_NAMES, check_own_cards, copy_state, ess, parse_history,
+from .infostate import (TrickInfoState, bits, parse_tricks, position_arg, query_state, play_args, Deal, record_card, SUIT_NAMES, check_own_cards, copy_state, ess,
                         replay, weighted_summary)
 
 DEFAULT_SAMPLES = 2_000
@@ -262,6 +262,13 @@ def revealed(card, led, trump, hi, preset):
     return SUIT[led]
 
 
+def _positions_of(n, position, declarer):
+    """The player's and the declarer's positions, checked (one-line errors)."""
+    return (position_arg(position, n, f"position must be 0..{n - 1} (0 = left of the dealer), "
+                         f"got {position!r}"),
+            position_arg(declarer, n, f"declarer must be a position 0..{n - 1}, got {declarer!r}"))
+
+
 class BoonakenTable:
     """What every Boonaken state reads off its rules: ``n`` (players) and ``preset``."""
     __slots__ = ()
@@ -323,13 +330,7 @@ class BoonakenInfoState(BoonakenTable, TrickInfoState):
         s = cls.__new__(cls)
         n = rules.players
         s.rules = rules
-        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
-                or not 0 <= position < n:
-            raise RulesError(f"position must be 0..{n - 1} (0 = left of the dealer), got {position!r}")
-        if isinstance(declarer, bool) or not isinstance(declarer, (int, np.integer)) \
-                or not 0 <= declarer < n:
-            raise RulesError(f"declarer must be a position 0..{n - 1}, got {declarer!r}")
-        s.position, s.decl = int(position), int(declarer)
+        s.position, s.decl = _positions_of(n, position, declarer)
         s.hand = _mask(hand, notation, "hand")
         if bin(s.hand).count("1") != 6 or s.hand & ~FULL:
             raise RulesError(f"hand of the wrong size: {bin(s.hand).count('1')} cards at the "
@@ -431,13 +432,7 @@ class BoonakenInfoState(BoonakenTable, TrickInfoState):
         :class:`RulesError` / :class:`CardError` with a one-line message."""
         rules = build_rules(4 if players is None else players, "seed" if preset is None else preset)
         n = rules.players
-        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
-                or not 0 <= position < n:
-            raise RulesError(f"position must be 0..{n - 1} (0 = left of the dealer), got {position!r}")
-        if isinstance(declarer, bool) or not isinstance(declarer, (int, np.integer)) \
-                or not 0 <= declarer < n:
-            raise RulesError(f"declarer must be a position 0..{n - 1}, got {declarer!r}")
-        position, declarer = int(position), int(declarer)
+        position, declarer = _positions_of(n, position, declarer)
         con = parse_contract(contract)
         if isinstance(trump, str):
             t = trump.strip().lower()
@@ -449,13 +444,7 @@ class BoonakenInfoState(BoonakenTable, TrickInfoState):
             raise CardError("--hand is empty")
         if len(set(codes)) != len(codes):
             raise CardError("--hand lists a card twice")
-        tricks = parse_history(history, notation, deck=32)
-        for i, tt in enumerate(tricks):
-            if len(tt) > n or (len(tt) < n and i < len(tricks) - 1):
-                raise RulesError(f"history: trick {i + 1} has {len(tt)} cards; every finished "
-                                 f"trick has {n}")
-        if tricks and len(tricks[-1]) == n:
-            tricks.append([])
+        tricks = parse_tricks(history, n, notation, deck=32)
         # my own cards in the history (winners need only trump)
         ftrump = -1 if tr in (None, "first") else tr
         if tr == "first" and tricks and tricks[0]:
@@ -933,18 +922,10 @@ def play_query(players=4, preset="seed", hand=None, position=None, declarer=None
     sampled world is then weighted by its likelihood under the soft heuristic bidder
     (``auction_tau``/``auction_eps``: its scale and floor, default the strong policy's)."""
     samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, worlds, seed)
-    if state is None:
-        state = BoonakenInfoState.from_inputs(players, preset, hand, position, declarer,
-                                              contract, trump, open_cards, taken, history,
-                                              joiners, drawn, discarded, roem, notation,
-                                              auction=auction)
-    elif state.to_move != state.position:
-        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
-    if threads is not None:
-        from fastsim.boonaken import set_threads
-        set_threads(threads)
+    state, cards = query_state(state, lambda: BoonakenInfoState.from_inputs(
+        players, preset, hand, position, declarer, contract, trump, open_cards, taken, history,
+        joiners, drawn, discarded, roem, notation, auction=auction), threads)
     n = state.n
-    cards = np.array(state.legal_actions(), dtype=np.int64)
     K = len(cards)
     a, sa = state.kernel_args(), state.sampler_args()
     mode, given, note = _roem_mode(state)

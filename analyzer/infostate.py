@@ -67,6 +67,47 @@ def parse_history(history, notation="en", deck=52):
     return out
 
 
+def parse_tricks(history, n, notation="en", deck=52, per_trick=None):
+    """The history's tricks (:func:`parse_history`) for ``n`` players: every finished trick
+    has ``n`` cards (else one line, saying it has ``per_trick``, by default ``n``); after a
+    finished last trick the trick in progress is an empty one."""
+    tricks = parse_history(history, notation, deck)
+    for i, tr in enumerate(tricks):
+        if len(tr) > n or (len(tr) < n and i < len(tricks) - 1):
+            raise RulesError(f"history: trick {i + 1} has {len(tr)} cards; every finished "
+                             f"trick has {n if per_trick is None else per_trick}")
+    if tricks and len(tricks[-1]) == n:
+        tricks.append([])
+    return tricks
+
+
+def position_arg(x, n, message):
+    """``x`` as a position 0..n−1 (an integer, not a bool), else ``RulesError(message)``."""
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or not 0 <= x < n:
+        raise RulesError(message)
+    return int(x)
+
+
+def suit_cards(suits):
+    """The cards of the suits whose bits are set in ``suits`` (a void mask) as a card mask."""
+    return sum(0x1FFF << (16 * s) for s in range(4) if suits >> s & 1)
+
+
+def query_state(state, make, threads=None):
+    """The state a play query scores: ``make()`` (built from the inputs) when ``state`` is
+    None, else ``state``, whose own player must be the one to move; ``threads`` (None:
+    as they are) sets the engine's threads. Returns ``(state, its legal actions as an
+    int64 array)``."""
+    if state is None:
+        state = make()
+    elif state.to_move != state.position:
+        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
+    if threads is not None:
+        from fastsim.boerenbridge import set_threads
+        set_threads(threads)
+    return state, np.array(state.legal_actions(), dtype=np.int64)
+
+
 def parse_bid_list(text, n, what="bids"):
     """``"b0,b1,…"`` (or a sequence) → list of ``n`` ints, one per position."""
     if text is None or (isinstance(text, str) and text.strip() == ""):
@@ -309,6 +350,28 @@ class TrickInfoState(InfoState):
         s.tricks = self.tricks + ((self.leader, cur, w),)
         s.leader = w
         s.current = ()
+
+    def held_by_others(self):
+        """How many cards each other position holds now (0 for this player); ``h`` is the
+        hand size."""
+        tn = len(self.current)
+        return [0 if q == self.position else self.h - self.t - (1 if (q - self.leader) % self.n < tn else 0)
+                for q in range(self.n)]
+
+    def is_determined(self, policy, cannot_hold):
+        """Is the outcome of every card fixed? True when nobody else holds a card any more,
+        or the policy is the deterministic heuristic and every unseen card has one possible
+        holder (``cannot_hold[q]``: the cards position ``q`` is known not to hold)."""
+        cap = self.held_by_others()
+        if sum(cap) == 0:
+            return True
+        if policy != "heuristic":
+            return False
+        unseen = self.unseen_mask()
+        if bin(unseen).count("1") != sum(cap):
+            return False
+        return all(sum(1 for q in range(self.n) if cap[q] > 0 and not cannot_hold[q] >> c & 1) <= 1
+                   for c in bits(unseen))
 
     def history_str(self, notation="en"):
         parts = [" ".join(card_str(c, notation) for c in cards) for _, cards, _ in self.tricks]

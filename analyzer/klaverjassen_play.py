@@ -25,7 +25,7 @@ from fastsim.klaverjassen_schema import (LAST_TRICK, PIMC_WORLDS, POLICIES, TRUM
                                          build_rules)
 from fastsim.klaverjassen_nb import FULL32, roem_nb
 from fastsim.rng import check_seed
-from .infostate import TrickInfoState, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
+from .infostate import TrickInfoState, parse_tricks, position_arg, query_state, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, weighted_summary, ess
 from .evidence import finish_play
 from .evidence import PASS_SCALE as CALL_SCALE
 from .progress import sliced
@@ -152,18 +152,9 @@ class KlaverjassenInfoState(TrickInfoState):
         codes = parse_cards(hand, notation, deck=32) if isinstance(hand, str) else [int(c) for c in hand]
         if not codes:
             raise CardError("--hand is empty")
-        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
-                or not 0 <= position < 4:
-            raise RulesError(f"position must be 0..3 (0 = left of the dealer, 3 = dealer), "
-                             f"got {position}")
-        position = int(position)
-        tricks = parse_history(history, notation, deck=32)
-        for i, t in enumerate(tricks):
-            if len(t) > 4 or (len(t) < 4 and i < len(tricks) - 1):
-                raise RulesError(f"history: trick {i + 1} has {len(t)} cards; every finished "
-                                 "trick has 4")
-        if tricks and len(tricks[-1]) == 4:
-            tricks.append([])
+        position = position_arg(position, 4, f"position must be 0..3 (0 = left of the dealer, "
+                                f"3 = dealer), got {position}")
+        tricks = parse_tricks(history, 4, notation, deck=32)
         # my own cards in the history (winners need only trump, no rules)
         leader, mine = 0, []
         for t in tricks:
@@ -343,21 +334,7 @@ def sample_worlds(state, count, seed=0, start=0, tau=CALL_SCALE):
 
 
 def _determined(state, policy):
-    tn = len(state.current)
-    cap = [0 if q == state.position else 8 - state.t - (1 if (q - state.leader) % 4 < tn else 0)
-           for q in range(4)]
-    if sum(cap) == 0:
-        return True
-    if policy != "heuristic":
-        return False
-    unseen = state.unseen_mask()
-    x = unseen
-    while x:
-        c = (x & -x).bit_length() - 1
-        x &= x - 1
-        if len([q for q in range(4) if cap[q] > 0 and not state.forbid[q] >> c & 1]) > 1:
-            return False
-    return True
+    return state.is_determined(policy, state.forbid)
 
 
 def play_query(hand, trump, caller, position, history="", samples=None,
@@ -366,16 +343,9 @@ def play_query(hand, trump, caller, position, history="", samples=None,
     """Score every legal card of the player to move; returns a JSON-able dict shaped like
     the Boerenbridge play query's (``value`` = expected margin, see the module doc)."""
     samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, worlds, seed)
-    if state is None:
-        state = KlaverjassenInfoState.from_inputs(hand, trump, caller, position, history,
-                                                  notation, variants, forced=forced)
-    elif state.to_move != state.position:
-        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
-    if threads is not None:
-        from fastsim.klaverjassen import set_threads
-        set_threads(threads)
+    state, cards = query_state(state, lambda: KlaverjassenInfoState.from_inputs(
+        hand, trump, caller, position, history, notation, variants, forced=forced), threads)
     r = state.rules
-    cards = np.array(state.legal_actions(), dtype=np.int64)
     K = len(cards)
     a = state.kernel_args()
     lw = np.empty(samples, dtype=np.float64)
