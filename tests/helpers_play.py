@@ -1,8 +1,9 @@
 """What the play-query tests of every game share: the bad-input cases' parametrization
 and the one-line input error check."""
+import numpy as np
 import pytest
 
-from fastsim.cards import CardError
+from fastsim.cards import CardError, codes_of
 from fastsim.common import RulesError
 
 
@@ -26,3 +27,43 @@ def one_line_error_test(query, base, cases, samples=10):
     def test(name, expect, change):
         assert_one_line_error(query, expect, **dict(base, **change), samples=samples)
     return test
+
+
+def pick_states(recs, positions, want, count):
+    """The first state meeting ``want`` of each record (``positions(rec)`` yields
+    ``(state, card)``), from the first ``count`` records that have one (all must be found)."""
+    out = []
+    for rec in recs:
+        for state, _ in positions(rec):
+            if want(state):
+                out.append(state)
+                break
+        if len(out) == count:
+            break
+    assert len(out) == count
+    return out
+
+
+def check_marginals(state, exact, worlds, logw, tol, pw=None, qs=None, cards=None):
+    """The worlds weighted by ``exp(logw)`` give P(position q holds card c) within ``tol``
+    of the exact worlds' (``exact``: hands by position; weighted by ``pw``, by default
+    uniform) for every other position q (of ``qs``, by default all) and every unseen card
+    (``cards``: those instead, each checked where some exact world gives it to q). Returns
+    the largest gap of the unweighted draws from the exact law and the largest gap of that
+    law from the uniform one over ``exact``."""
+    w = np.exp(logw - logw.max())
+    raw_off = moved = 0.0
+    for q in range(state.n) if qs is None else qs:
+        if q == state.position:
+            continue
+        for c in codes_of(state.unseen_mask()) if cards is None else cards:
+            if cards is not None and not any(x[q] >> c & 1 for x in exact):
+                continue
+            p_flat = sum(1 for x in exact if x[q] >> c & 1) / len(exact)
+            p = p_flat if pw is None else float(sum(p for x, p in zip(exact, pw) if x[q] >> c & 1))
+            held = (worlds[:, q] >> c) & 1
+            p_est = float((w * held).sum() / w.sum())
+            assert abs(p_est - p) < tol, (state, q, c, p_est, p)
+            raw_off = max(raw_off, abs(float(held.mean()) - p))
+            moved = max(moved, abs(p - p_flat))
+    return raw_off, moved

@@ -16,7 +16,7 @@ from fastsim.boerenbridge import simulate
 from fastsim.boerenbridge_schema import POLICY_NAMES, build_rules, parse_seat_policies
 from fastsim.cards import CardError, card_str, codes_of, parse_card
 from fastsim.common import RulesError
-from helpers_play import one_line_error_test
+from helpers_play import check_marginals, one_line_error_test, pick_states
 
 
 def recorded(n_games, seed, players=4, hand_size=None, schedule=None, variants=(),
@@ -201,16 +201,8 @@ def void_states(n_wanted, seed, players, hand_size, t, min_void_bits):
     """Positions after ``t`` tricks whose history shows at least ``min_void_bits`` voids
     (one per deal)."""
     rules, res, recs = recorded(150, seed, players=players, hand_size=hand_size)
-    out = []
-    for rec in recs:
-        for state, _ in positions_from_record(rec):
-            if state.t == t and sum(bin(v).count("1") for v in state.voids) >= min_void_bits:
-                out.append(state)
-                break
-        if len(out) == n_wanted:
-            break
-    assert len(out) == n_wanted
-    return out
+    return pick_states(recs, positions_from_record, lambda state: state.t == t and sum(
+        bin(v).count("1") for v in state.voids) >= min_void_bits, n_wanted)
 
 
 def test_sampler_is_uniform_over_consistent_worlds():
@@ -223,16 +215,7 @@ def test_sampler_is_uniform_over_consistent_worlds():
         exact = enumerate_worlds(state)
         worlds, logw = sample_worlds(state, 8000, seed=3, condition_bids=False)
         assert np.isfinite(logw).all()
-        w = np.exp(logw - logw.max())
-        for q in range(state.n):
-            if q == state.position:
-                continue
-            for c in codes_of(state.unseen_mask()):
-                p_exact = sum(1 for x in exact if x[q] >> c & 1) / len(exact)
-                held = (worlds[:, q] >> c) & 1
-                p_est = float((w * held).sum() / w.sum())
-                assert abs(p_est - p_exact) < 0.035, (state, q, c, p_est, p_exact)
-                raw_off = max(raw_off, abs(float(held.mean()) - p_exact))
+        raw_off = max(raw_off, check_marginals(state, exact, worlds, logw, 0.035)[0])
     assert raw_off > 0.1
 
 
@@ -257,15 +240,7 @@ def test_sampler_with_bid_conditioning_matches_enumeration():
                                      bid_model="exact")
         keep = np.isfinite(logw)
         assert keep.sum() > 300
-        w = np.exp(logw[keep] - logw[keep].max())
-        worlds = worlds[keep]
-        for q in range(state.n):
-            if q == state.position:
-                continue
-            for c in codes_of(state.unseen_mask()):
-                p_exact = sum(1 for x in exact if x[q] >> c & 1) / len(exact)
-                held = (worlds[:, q] >> c) & 1
-                assert abs(float((w * held).sum() / w.sum()) - p_exact) < 0.05
+        check_marginals(state, exact, worlds[keep], logw[keep], 0.05)
 
 
 def test_values_match_exact_enumeration_near_the_end():

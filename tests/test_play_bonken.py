@@ -15,7 +15,8 @@ from fastsim.bonken import simulate
 from fastsim.bonken_schema import POLICY_NAMES, build_rules, parse_seat_policies
 from fastsim.cards import card_str
 from fastsim.common import RulesError
-from helpers_play import assert_one_line_error, bad_inputs, one_line_error_test
+from helpers_play import (assert_one_line_error, bad_inputs, check_marginals,
+                          one_line_error_test, pick_states)
 
 
 def recorded(n_games, seed, variants=(), seat_policies=(), contract=None, worlds=3):
@@ -140,16 +141,8 @@ def test_worlds_are_weighed_by_the_contract_choice():
     likelihood: weighted card frequencies agree with exact enumeration weighted by the soft
     chooser (written anew from the reference engine), and differ from the unweighted."""
     res, recs = recorded(20, 41)
-    states = []
-    for _, rec in recs:
-        for state, _ in positions_from_record(rec):
-            if state.t == 10 and not state.current and state.position != 1 \
-                    and state.contract != 6:
-                states.append(state)
-                break
-        if len(states) == 4:
-            break
-    assert len(states) == 4
+    states = pick_states((rec for _, rec in recs), positions_from_record, lambda state: (
+        state.t == 10 and not state.current and state.position != 1 and state.contract != 6), 4)
     moved = 0.0
     for state in states:
         avail = list(range(7)) if state.contract < 7 else list(range(7, 12))
@@ -162,18 +155,8 @@ def test_worlds_are_weighed_by_the_contract_choice():
         pw /= pw.sum()
         worlds, logw = sample_worlds(s, 6000, seed=5)
         assert np.array_equal(sample_worlds(s, 50, seed=5, weigh_choice=False)[0], worlds[:50])
-        w = np.exp(logw - logw.max())
-        for q in (0, 2, 3):
-            if q == s.position:
-                continue
-            for c in range(64):
-                if not any(x[q] >> c & 1 for x in exact):
-                    continue
-                p_soft = float(sum(p for x, p in zip(exact, pw) if x[q] >> c & 1))
-                p_flat = sum(1 for x in exact if x[q] >> c & 1) / len(exact)
-                held = (worlds[:, q] >> c) & 1
-                assert abs(float((w * held).sum() / w.sum()) - p_soft) < 0.04
-                moved = max(moved, abs(p_soft - p_flat))
+        moved = max(moved, check_marginals(s, exact, worlds, logw, 0.04, pw, qs=(0, 2, 3),
+                                           cards=range(64))[1])
     assert moved > 0.03
 
 

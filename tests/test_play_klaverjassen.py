@@ -15,7 +15,7 @@ from analyzer.klaverjassen_play import (KlaverjassenInfoState, play_query, posit
 from analyzer.records import klaverjassen_records
 from fastsim import klaverjassen_play_nb as pq
 from fastsim.cards import card_str, codes_of
-from helpers_play import one_line_error_test
+from helpers_play import check_marginals, one_line_error_test, pick_states
 from fastsim.klaverjassen import simulate
 from fastsim.klaverjassen_schema import POLICY_NAMES, build_rules, parse_seat_policies
 
@@ -127,28 +127,13 @@ def enumerate_worlds(state):
 
 def test_sampler_is_uniform_over_consistent_worlds():
     res, recs = recorded(300, 29)
-    states = []
-    for rec in recs:
-        for state, _ in positions_from_record(rec):
-            if state.t == 5 and len(state.current) == 0 and bin(sum(state.forbid)).count("1") > 6:
-                states.append(state)
-                break
-        if len(states) == 6:
-            break
-    assert len(states) == 6
+    states = pick_states(recs, positions_from_record, lambda state: state.t == 5 and len(
+        state.current) == 0 and bin(sum(state.forbid)).count("1") > 6, 6)
     raw_off = 0.0
     for state in states:
         exact = enumerate_worlds(state)
         worlds, logw = sample_worlds(state, 8000, seed=2, tau=None)   # the sampler alone
-        w = np.exp(logw - logw.max())
-        for q in range(4):
-            if q == state.position:
-                continue
-            for c in codes_of(state.unseen_mask()):
-                p_exact = sum(1 for x in exact if x[q] >> c & 1) / len(exact)
-                held = (worlds[:, q] >> c) & 1
-                assert abs(float((w * held).sum() / w.sum()) - p_exact) < 0.035
-                raw_off = max(raw_off, abs(float(held.mean()) - p_exact))
+        raw_off = max(raw_off, check_marginals(state, exact, worlds, logw, 0.035)[0])
     assert raw_off > 0.05
 
 
@@ -181,16 +166,9 @@ def test_worlds_are_weighed_by_the_calling_round():
     frequencies agree with exact enumeration weighted by the soft caller (written anew from
     the reference engine), and differ from the unweighted ones."""
     res, recs = recorded(400, 37)
-    states = []
-    for rec in recs:
-        for state, _ in positions_from_record(rec):
-            others = [q for q in range(min(len(state.calls), 4)) if q != state.position]
-            if state.t == 5 and len(state.current) == 0 and len(others) >= 2:
-                states.append(state)
-                break
-        if len(states) == 4:
-            break
-    assert len(states) == 4
+    states = pick_states(recs, positions_from_record, lambda state: state.t == 5 and len(
+        state.current) == 0 and len([q for q in range(min(len(state.calls), 4))
+                                     if q != state.position]) >= 2, 4)
     moved = 0.0
     for state in states:
         exact = enumerate_worlds(state)
@@ -199,16 +177,7 @@ def test_worlds_are_weighed_by_the_calling_round():
         pw = np.exp(lw - lw.max())
         pw /= pw.sum()
         worlds, logw = sample_worlds(state, 8000, seed=4)
-        w = np.exp(logw - logw.max())
-        for q in range(4):
-            if q == state.position:
-                continue
-            for c in codes_of(state.unseen_mask()):
-                p_soft = float(sum(p for x, p in zip(exact, pw) if x[q] >> c & 1))
-                p_flat = sum(1 for x in exact if x[q] >> c & 1) / len(exact)
-                held = (worlds[:, q] >> c) & 1
-                assert abs(float((w * held).sum() / w.sum()) - p_soft) < 0.035
-                moved = max(moved, abs(p_soft - p_flat))
+        moved = max(moved, check_marginals(state, exact, worlds, logw, 0.035, pw)[1])
     assert moved > 0.05
 
 
