@@ -30,6 +30,13 @@ def recorded(n, preset, deals, seed, seat_policies=(), worlds=3):
     return res, [(i, r) for i, r in enumerate(boonaken_records(res)) if not r["void"]]
 
 
+def every_count(preset, deals, seed, seat_policies=()):
+    """``(n, i, rec)``: the recorded deals (not void) of :func:`recorded` for 2 to 5 players."""
+    for n in (2, 3, 4, 5):
+        for i, rec in recorded(n, preset, deals, seed, seat_policies)[1]:
+            yield n, i, rec
+
+
 def inputs_of(st, notation="en"):
     """The CLI-style inputs that describe ``st`` (what its player knows)."""
     cs = lambda m: " ".join(card_str(c, notation) for c in range(64) if m >> c & 1)  # noqa: E731
@@ -201,18 +208,16 @@ def check_world(state, world, pasts=None):
 def test_sampled_worlds_never_contradict_the_history(preset):
     rng = random.Random(3)
     n_relaxed = n_rejected = 0
-    for n in (2, 3, 4, 5):
-        res, recs = recorded(n, preset, 12, 21)
-        for i, rec in recs:
-            states = [s for s, _ in positions_from_record(rec)]
-            for state in rng.sample(states, min(6, len(states))):
-                worlds, logw = sample_worlds(state, 40, seed=i)
-                assert np.isfinite(logw).any()
-                n_rejected += int((~np.isfinite(logw)).sum())
-                n_relaxed += any(t < state.draws for _, t, _ in state.vlog)
-                for w, lw in zip(worlds, logw):
-                    if np.isfinite(lw):
-                        check_world(state, w)
+    for _, i, rec in every_count(preset, 12, 21):
+        states = [s for s, _ in positions_from_record(rec)]
+        for state in rng.sample(states, min(6, len(states))):
+            worlds, logw = sample_worlds(state, 40, seed=i)
+            assert np.isfinite(logw).any()
+            n_rejected += int((~np.isfinite(logw)).sum())
+            n_relaxed += any(t < state.draws for _, t, _ in state.vlog)
+            for w, lw in zip(worlds, logw):
+                if np.isfinite(lw):
+                    check_world(state, w)
     if preset == "seed":
         assert n_relaxed > 10 and n_rejected > 0
 
@@ -307,35 +312,33 @@ def test_world_marginals_equal_exhaustive_enumeration():
 def test_query_on_thousands_of_positions(preset):
     rng = random.Random(4)
     n_pos = n_exact = 0
-    for n in (2, 3, 4, 5):
-        res, recs = recorded(n, preset, 40, 31)
-        for i, rec in recs:
-            d = deal_from_record(rec)
-            for _, c in positions_from_record(rec):
-                d = d.apply(c)
-            scores = d.scores()
-            final = d.info_state(0)
-            pts_final = final.cpts[final.decl] + (d.standing_roem()
-                                                  if final.contract == CONTRACT_POINTS else 0)
-            for state, card in positions_from_record(rec):
-                last = state.held_count(state.position) == 1 and len(state.current) == n - 1
-                if not last and rng.random() > 0.35:
-                    continue
-                out = play_query(state=state, samples=12, seed=i)
-                legal = [card_str(c) for c in state.legal_actions()]
-                assert out["recommended"] in legal
-                assert [x["card"] for x in out["cards"]] == legal
-                assert out["policy_choice"] == card_str(card)
-                n_pos += 1
-                if last:
-                    n_exact += 1
-                    (x,) = out["cards"]
-                    assert out["exact"]
-                    assert x["value"] == my_mark(state, scores)
-                    assert x["value_ci"] == [x["value"]] * 2
-                    assert x["expected_score"] == pts_final
-                    assert x["expected_score_ci"] == [pts_final] * 2
-                    assert x["p_make"] == (scores[state.decl] == 1) and x["p_make_ci"][0] == x["p_make"]
+    for n, i, rec in every_count(preset, 40, 31):
+        d = deal_from_record(rec)
+        for _, c in positions_from_record(rec):
+            d = d.apply(c)
+        scores = d.scores()
+        final = d.info_state(0)
+        pts_final = final.cpts[final.decl] + (d.standing_roem()
+                                              if final.contract == CONTRACT_POINTS else 0)
+        for state, card in positions_from_record(rec):
+            last = state.held_count(state.position) == 1 and len(state.current) == n - 1
+            if not last and rng.random() > 0.35:
+                continue
+            out = play_query(state=state, samples=12, seed=i)
+            legal = [card_str(c) for c in state.legal_actions()]
+            assert out["recommended"] in legal
+            assert [x["card"] for x in out["cards"]] == legal
+            assert out["policy_choice"] == card_str(card)
+            n_pos += 1
+            if last:
+                n_exact += 1
+                (x,) = out["cards"]
+                assert out["exact"]
+                assert x["value"] == my_mark(state, scores)
+                assert x["value_ci"] == [x["value"]] * 2
+                assert x["expected_score"] == pts_final
+                assert x["expected_score_ci"] == [pts_final] * 2
+                assert x["p_make"] == (scores[state.decl] == 1) and x["p_make_ci"][0] == x["p_make"]
     assert n_pos > 1000 and n_exact > 50
 
 
@@ -511,21 +514,19 @@ def test_shown_voids_hold_in_the_real_hands(preset):
     import fastsim.boonaken_play_nb as pq
     from analyzer.boonaken_play import revealed
     shown = 0
-    for n in (2, 3, 4, 5):
-        res, recs = recorded(n, preset, 15, 77, ("0=random", "1=random"))
-        for _, rec in recs:
-            for state, card in positions_from_record(rec):
-                tn = len(state.current)
-                trump = card >> 4 if state.t == 0 and tn == 0 and not state.named else state.trump
-                led, _, _, hi, _ = pq.trick_state_nb(state._tc(), tn, trump)
-                f = revealed(card, led, trump, hi, state.preset)
-                rest = state.hand & ~(1 << card)
-                assert f & rest == 0
-                shown += f != 0
-                # tight: adding any one revealed card to the hand makes the play illegal
-                for x in range(64):
-                    if f >> x & 1 and not state.played >> x & 1 and x != card:
-                        legal = int(pq.legal_here_nb(np.int64(state.hand | 1 << x), state._tc(),
-                                                     tn, trump, state.preset))
-                        assert not legal >> card & 1
+    for _, _, rec in every_count(preset, 15, 77, ("0=random", "1=random")):
+        for state, card in positions_from_record(rec):
+            tn = len(state.current)
+            trump = card >> 4 if state.t == 0 and tn == 0 and not state.named else state.trump
+            led, _, _, hi, _ = pq.trick_state_nb(state._tc(), tn, trump)
+            f = revealed(card, led, trump, hi, state.preset)
+            rest = state.hand & ~(1 << card)
+            assert f & rest == 0
+            shown += f != 0
+            # tight: adding any one revealed card to the hand makes the play illegal
+            for x in range(64):
+                if f >> x & 1 and not state.played >> x & 1 and x != card:
+                    legal = int(pq.legal_here_nb(np.int64(state.hand | 1 << x), state._tc(),
+                                                 tn, trump, state.preset))
+                    assert not legal >> card & 1
     assert shown > 100
