@@ -188,11 +188,9 @@ class BoerenbridgeInfoState(TrickInfoState):
 
     def apply(self, card, notation="en"):
         """A new state with ``card`` (code or string) played by :attr:`to_move`."""
-        card, cs = self._card_to_play(card, notation)
-        p = self.to_move
+        card, cs, p = self._card_to_play(card, notation)
         bit = 1 << card
         led = self.current[0] >> 4 if self.current else -1
-        self._check_holder(p, card, cs)
         if p == self.position:
             if not self._legal_mask() & bit:
                 raise RulesError(f"position {p} must follow {SUIT_NAMES[led]} and cannot play {cs}")
@@ -340,16 +338,7 @@ def deal_from_record(rec, variants=(), notation="en"):
 def positions_from_record(rec, variants=(), notation="en"):
     """Yield ``(info_state, card_played)`` for every card of a recorded deal: the
     information state of the player to move and the card the simulator played there."""
-    d = deal_from_record(rec, variants, notation)
-    n, dealer = rec["players"], rec["dealer"]
-    for tr in rec["tricks"]:
-        for s, c in tr["cards"]:
-            p = (s - dealer - 1) % n
-            if d.to_move != p:
-                raise RulesError("record: play out of turn")
-            code = parse_card(c, notation)
-            yield d.info_state(p), code
-            d = d.apply(code)
+    yield from deal_from_record(rec, variants, notation).replay_record(rec, notation)
 
 
 # ---------------------------------------------------------------------- play query

@@ -229,11 +229,9 @@ class BonkenInfoState(TrickInfoState):
 
     def apply(self, card, notation="en"):
         """A new state with ``card`` played by :attr:`to_move` (validated)."""
-        card, cs = self._card_to_play(card, notation)
-        p = self.to_move
+        card, cs, p = self._card_to_play(card, notation)
         bit = 1 << card
         led = self.current[0] >> 4 if self.current else -1
-        self._check_holder(p, card, cs)
         if p == self.position:
             if not self._legal_mask() & bit:
                 if led >= 0:
@@ -326,15 +324,7 @@ def deal_from_record(rec, variants=(), notation="en"):
 
 def positions_from_record(rec, variants=(), notation="en"):
     """Yield ``(info_state, card_played)`` for every card of a recorded trick contract."""
-    d = deal_from_record(rec, variants, notation)
-    dealer = rec["dealer"]
-    for tr in rec["tricks"]:
-        for s, c in tr["cards"]:
-            if d.to_move != (s - dealer - 1) % 4:
-                raise RulesError("record: play out of turn")
-            code = parse_card(c, notation)
-            yield d.info_state(d.to_move), code
-            d = d.apply(code)
+    yield from deal_from_record(rec, variants, notation).replay_record(rec, notation)
 
 
 def sample_worlds(state, count, seed=0, start=0, weigh_choice=True):

@@ -529,15 +529,13 @@ class BoonakenInfoState(BoonakenTable, TrickInfoState):
 
     def apply(self, card, notation="en"):
         """A new state with ``card`` played by :attr:`to_move` (validated)."""
-        card, cs = self._card_to_play(card, notation)
-        p = self.to_move
+        card, cs, p = self._card_to_play(card, notation)
         bit = 1 << card
         tn = len(self.current)
         trump = self.trump
         if self.t == 0 and tn == 0 and not self.named:
             trump = card >> 4
         led, winner, wj, hi, _ = pq.trick_state_nb(self._tc(), tn, trump)
-        self._check_holder(p, card, cs)
         if p == self.position:
             if not self._legal_mask() & bit:
                 raise RulesError(f"position {p} may not play {cs} here (follow suit; "
@@ -836,15 +834,7 @@ def deal_from_record(rec, notation="en"):
 
 def positions_from_record(rec, notation="en"):
     """Yield ``(info_state, card_played)`` for every card of a recorded deal."""
-    d = deal_from_record(rec, notation)
-    dealer, n = rec["dealer"], rec["players"]
-    for tr in rec["tricks"]:
-        for s, c in tr["cards"]:
-            if d.to_move != (s - dealer - 1) % n:
-                raise RulesError("record: play out of turn")
-            code = parse_card(c, notation, deck=32)
-            yield d.info_state(d.to_move), code
-            d = d.apply(code)
+    yield from deal_from_record(rec, notation).replay_record(rec, notation)
 
 
 def _auction_args(state, policy="heuristic", tau=None, eps=None):

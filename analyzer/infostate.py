@@ -326,8 +326,9 @@ class TrickInfoState(InfoState):
         """A game's own refusal of ``card`` before the already-played check (none here)."""
 
     def _card_to_play(self, card, notation):
-        """``apply``'s first checks: ``card`` (code or string) → ``(code, its text)``; the
-        deal must go on, the card be in the deck and not played yet (one-line errors)."""
+        """``apply``'s first checks: ``card`` (code or string) → ``(code, its text, the
+        position playing it)``; the deal must go on, the card be in the deck, not played
+        yet, and in my hand if I play it, not if another does (one-line errors)."""
         if isinstance(card, str):
             card = parse_card(card, notation, deck=self.DECK)
         card = int(card)
@@ -339,7 +340,9 @@ class TrickInfoState(InfoState):
         self._out_of_play(card, cs)
         if self.played >> card & 1:
             raise CardError(f"{cs} was already played")
-        return card, cs
+        p = self.to_move
+        self._check_holder(p, card, cs)
+        return card, cs, p
 
     def _close_trick(self, s, cur, w):
         """Book on ``s`` (the copy of this state being played on) the full trick ``cur``,
@@ -418,6 +421,19 @@ class Deal:
 
     def decide(self, policy="heuristic", seed=0, **kw):
         return self.states[self.to_move].decide(policy=policy, seed=seed, **kw)
+
+    def replay_record(self, rec, notation="en"):
+        """Yield ``(info_state, card_played)`` for every card of the recorded deal ``rec``
+        (this deal being its start): the information state of the player to move and the
+        card the simulator played there."""
+        d, dealer, n = self, rec["dealer"], len(self.states)
+        for tr in rec["tricks"]:
+            for s, c in tr["cards"]:
+                if d.to_move != (s - dealer - 1) % n:
+                    raise RulesError("record: play out of turn")
+                code = parse_card(c, notation, d.states[0].DECK)
+                yield d.info_state(d.to_move), code
+                d = d.apply(code)
 
 
 def check_own_cards(codes, mine, position, notation="en"):

@@ -20,7 +20,7 @@ model the other players follow: with ``heuristic`` (and in the rollouts of ``pim
 import numpy as np
 
 from fastsim import klaverjassen_play_nb as pq
-from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards, parse_suit
+from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_cards, parse_suit
 from fastsim.klaverjassen_schema import (LAST_TRICK, PIMC_WORLDS, POLICIES, TRUMP_ABOVE, RulesError,
                                          build_rules)
 from fastsim.klaverjassen_nb import FULL32, roem_nb
@@ -192,12 +192,10 @@ class KlaverjassenInfoState(TrickInfoState):
 
     def apply(self, card, notation="en"):
         """A new state with ``card`` played by :attr:`to_move` (validated)."""
-        card, cs = self._card_to_play(card, notation)
-        p = self.to_move
+        card, cs, p = self._card_to_play(card, notation)
         bit = 1 << card
         led, winner, win_pos, hi, trick, tp = self._trick_state()
         pw = win_pos >= 0 and TEAM_OF_POS[win_pos] == TEAM_OF_POS[p]
-        self._check_holder(p, card, cs)
         if p == self.position:
             if not self._legal_mask() & bit:
                 raise RulesError(f"position {p} may not play {cs} here (follow suit, "
@@ -311,15 +309,7 @@ def deal_from_record(rec, variants=(), notation="en"):
 
 def positions_from_record(rec, variants=(), notation="en"):
     """Yield ``(info_state, card_played)`` for every card of a recorded deal."""
-    d = deal_from_record(rec, variants, notation)
-    dealer = rec["dealer"]
-    for tr in rec["tricks"]:
-        for s, c in tr["cards"]:
-            if d.to_move != (s - dealer - 1) % 4:
-                raise RulesError("record: play out of turn")
-            code = parse_card(c, notation, deck=32)
-            yield d.info_state(d.to_move), code
-            d = d.apply(code)
+    yield from deal_from_record(rec, variants, notation).replay_record(rec, notation)
 
 
 def sample_worlds(state, count, seed=0, start=0, tau=CALL_SCALE):
