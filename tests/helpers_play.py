@@ -3,7 +3,7 @@ and the one-line input error check."""
 import numpy as np
 import pytest
 
-from fastsim.cards import CardError, codes_of
+from fastsim.cards import CardError, card_str, codes_of
 from fastsim.common import RulesError
 
 
@@ -67,3 +67,43 @@ def check_marginals(state, exact, worlds, logw, tol, pw=None, qs=None, cards=Non
             raw_off = max(raw_off, abs(float(held.mean()) - p))
             moved = max(moved, abs(p - p_flat))
     return raw_off, moved
+
+
+def check_answer(out, state, card):
+    """A play query's answer ``out`` for ``state``: it recommends a legal card, scores the
+    legal cards in order, and its policy's card is ``card`` (the simulator's there)."""
+    legal = [card_str(c) for c in state.legal_actions()]
+    assert out["recommended"] in legal
+    assert [x["card"] for x in out["cards"]] == legal
+    assert out["policy_choice"] == card_str(card)
+
+
+def played_out(play, rec):
+    """The full-information deal of the record ``rec`` once every recorded card is played
+    (``play``: the game's play module)."""
+    d = play.deal_from_record(rec)
+    for _, c in play.positions_from_record(rec):
+        d = d.apply(c)
+    return d
+
+
+def replay_heuristic(play, rec, variants=None, seat_scores=True):
+    """Replay the record ``rec`` on its full-information deal (``play``: the game's play
+    module), every card checked: the state is its player's to move, the card legal and
+    the heuristic's. With ``seat_scores`` the deal ends with the record's scores, by
+    position. Returns ``(the final deal, the number of cards)``."""
+    from analyzer.infostate import decide
+    args = () if variants is None else (variants,)
+    d = play.deal_from_record(rec, *args)
+    n = 0
+    for state, card in play.positions_from_record(rec, *args):
+        assert state.to_move == state.position
+        assert card in state.legal_actions()
+        assert decide(state, "heuristic") == card
+        d = d.apply(card)
+        n += 1
+    if seat_scores:
+        k = len(d.states)
+        assert d.is_terminal
+        assert d.scores() == [rec["scores"][(rec["dealer"] + 1 + p) % k] for p in range(k)]
+    return d, n

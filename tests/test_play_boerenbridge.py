@@ -7,6 +7,7 @@ import random
 import numpy as np
 import pytest
 
+import analyzer.boerenbridge_play as bbp
 from analyzer.boerenbridge_play import (BoerenbridgeInfoState, BoerenbridgeDeal, play_query,
                                         positions_from_record, sample_worlds, deal_from_record)
 from analyzer.infostate import decide, parse_history
@@ -16,7 +17,8 @@ from fastsim.boerenbridge import simulate
 from fastsim.boerenbridge_schema import POLICY_NAMES, build_rules, parse_seat_policies
 from fastsim.cards import CardError, card_str, codes_of, parse_card
 from fastsim.common import RulesError
-from helpers_play import check_marginals, one_line_error_test, pick_states
+from helpers_play import (check_answer, check_marginals, one_line_error_test, pick_states,
+                          played_out, replay_heuristic)
 
 
 def recorded(n_games, seed, players=4, hand_size=None, schedule=None, variants=(),
@@ -54,17 +56,7 @@ def test_heuristic_card_equals_simulator(case):
     rules, res, recs = recorded(n_games, seed, **case)
     checked = 0
     for r, rec in enumerate(recs):
-        variants = case.get("variants", ())
-        deal = deal_from_record(rec, variants)
-        for state, card in positions_from_record(rec, variants):
-            assert state.to_move == state.position
-            assert card in state.legal_actions()
-            assert decide(state, "heuristic") == card
-            checked += 1
-            deal = deal.apply(card)
-        assert deal.is_terminal
-        assert deal.scores() == [rec["scores"][(rec["dealer"] + 1 + p) % rec["players"]]
-                                 for p in range(rec["players"])]
+        checked += replay_heuristic(bbp, rec, case.get("variants", ()))[1]
     assert checked == sum(rec["hand_size"] * rec["players"] for rec in recs)
 
 
@@ -300,10 +292,7 @@ def test_query_on_many_positions():
             if not last and rng.random() > 0.08:
                 continue
             out = play_query(None, None, None, None, None, state=state, samples=60, seed=r)
-            legal = [card_str(c) for c in state.legal_actions()]
-            assert out["recommended"] in legal
-            assert [x["card"] for x in out["cards"]] == legal
-            assert out["policy_choice"] == card_str(card)
+            check_answer(out, state, card)
             assert out["to_move"] == state.position
             # the worlds are weighted by the soft bidder and thinned to about the requested
             # effective size (analyzer/evidence.py): a few more may be played
@@ -320,9 +309,7 @@ def test_query_on_many_positions():
                 n_exact += 1
                 assert out["exact"]
                 (x,) = out["cards"]
-                d = deal_from_record(rec)
-                for s2, c2 in positions_from_record(rec):
-                    d = d.apply(c2)
+                d = played_out(bbp, rec)
                 me = state.position
                 assert x["expected_score"] == d.scores()[me]
                 assert x["value_ci"] == [x["value"]] * 2

@@ -7,16 +7,17 @@ import random
 import numpy as np
 import pytest
 
+import analyzer.bonken_play as bp
 from analyzer.bonken_play import (BonkenInfoState, play_query, positions_from_record,
-                                  sample_worlds, deal_from_record)
+                                  sample_worlds)
 from analyzer.infostate import decide
 from analyzer.records import bonken_records
 from fastsim.bonken import simulate
 from fastsim.bonken_schema import POLICY_NAMES, build_rules, parse_seat_policies
 from fastsim.cards import card_str
 from fastsim.common import RulesError
-from helpers_play import (assert_one_line_error, bad_inputs, check_marginals,
-                          one_line_error_test, pick_states)
+from helpers_play import (assert_one_line_error, bad_inputs, check_answer, check_marginals,
+                          one_line_error_test, pick_states, played_out, replay_heuristic)
 
 
 def recorded(n_games, seed, variants=(), seat_policies=(), contract=None, worlds=3):
@@ -41,14 +42,7 @@ def test_heuristic_card_equals_simulator(variants, contract, n_games):
     n = 0
     contracts = set()
     for r, rec in recs:
-        d = deal_from_record(rec, variants)
-        for state, card in positions_from_record(rec, variants):
-            assert card in state.legal_actions()
-            assert decide(state, "heuristic") == card
-            d = d.apply(card)
-            n += 1
-        assert d.is_terminal
-        assert d.scores() == [rec["scores"][(rec["dealer"] + 1 + p) % 4] for p in range(4)]
+        n += replay_heuristic(bp, rec, variants)[1]
         contracts.add(rec["contract"])
     if contract is None:
         assert len(contracts) >= 8 and n > 5_000
@@ -185,17 +179,12 @@ def test_query_on_many_positions():
             if not last and rng.random() > 0.05:
                 continue
             out = play_query(None, None, None, state=state, samples=40, seed=r)
-            legal = [card_str(c) for c in state.legal_actions()]
-            assert out["recommended"] in legal
-            assert [x["card"] for x in out["cards"]] == legal
-            assert out["policy_choice"] == card_str(card)
+            check_answer(out, state, card)
             if last:
                 n_exact += 1
-                d = deal_from_record(rec)
-                for _, c in positions_from_record(rec):
-                    d = d.apply(c)
                 (x,) = out["cards"]
-                assert out["exact"] and x["expected_score"] == d.scores()[state.position]
+                assert out["exact"] and x["expected_score"] == played_out(
+                    bp, rec).scores()[state.position]
                 assert x["expected_score_ci"] == [x["expected_score"]] * 2
     assert n_exact > 5
 

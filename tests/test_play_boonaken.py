@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pytest
 
+import analyzer.boonaken_play as bop
 from analyzer.boonaken_play import (BoonakenInfoState, auction_str, deal_from_record,
                                     play_query, positions_from_record, sample_worlds)
 from analyzer.infostate import copy_state, decide
@@ -17,7 +18,7 @@ from fastsim import boonaken as bo
 from fastsim.boonaken_schema import (CONTRACT_MISERE, CONTRACT_POINTS, CONTRACTS, POLICY_NAMES,
                                      PRESET_SEED, PRESETS, parse_seat_policies)
 from fastsim.cards import NL_SUITS, SUITS, card_str
-from helpers_play import bad_inputs, one_line_error_test
+from helpers_play import bad_inputs, check_answer, one_line_error_test, played_out, replay_heuristic
 
 FULL32 = sum(1 << (16 * s + r) for s in range(4) for r in range(5, 13))
 SHAPES = [(p, n) for p in PRESETS for n in (2, 3, 4, 5)]
@@ -70,14 +71,7 @@ def test_heuristic_card_equals_simulator(preset, n):
     res, recs = recorded(n, preset, 40, 12)
     count = 0
     for _, rec in recs:
-        d = deal_from_record(rec)
-        for state, card in positions_from_record(rec):
-            assert card in state.legal_actions()
-            assert decide(state, "heuristic") == card
-            d = d.apply(card)
-            count += 1
-        assert d.is_terminal
-        assert d.scores() == [rec["scores"][(rec["dealer"] + 1 + p) % n] for p in range(n)]
+        count += replay_heuristic(bop, rec)[1]
     assert count > 150 * n
 
 
@@ -313,9 +307,7 @@ def test_query_on_thousands_of_positions(preset):
     rng = random.Random(4)
     n_pos = n_exact = 0
     for n, i, rec in every_count(preset, 40, 31):
-        d = deal_from_record(rec)
-        for _, c in positions_from_record(rec):
-            d = d.apply(c)
+        d = played_out(bop, rec)
         scores = d.scores()
         final = d.info_state(0)
         pts_final = final.cpts[final.decl] + (d.standing_roem()
@@ -325,10 +317,7 @@ def test_query_on_thousands_of_positions(preset):
             if not last and rng.random() > 0.35:
                 continue
             out = play_query(state=state, samples=12, seed=i)
-            legal = [card_str(c) for c in state.legal_actions()]
-            assert out["recommended"] in legal
-            assert [x["card"] for x in out["cards"]] == legal
-            assert out["policy_choice"] == card_str(card)
+            check_answer(out, state, card)
             n_pos += 1
             if last:
                 n_exact += 1
