@@ -167,20 +167,8 @@ class BoerenbridgeInfoState(TrickInfoState):
         """Cards this player has not seen: not in the hand, not played, not turned."""
         return FULL52 & ~(self.hand | self.played)
 
-    def _legal_mask(self):
-        p = self.to_move
-        if p is None:
-            return 0
-        if p != self.position:
-            m = self.unseen_mask()
-            for s in range(4):
-                if self.voids[p] >> s & 1:
-                    m &= ~(0x1FFF << (16 * s))
-            return m
-        if not self.current:
-            return self.hand
-        follow = self.hand & (0x1FFF << (16 * (self.current[0] >> 4)))
-        return follow if follow else self.hand
+    def _own_legal_mask(self):
+        return self._follow_suit()
 
     def _out_of_play(self, card, cs):
         if card == self.turned:
@@ -483,10 +471,9 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=No
         })
     choice = state.decide(policy=policy, seed=seed, worlds=worlds)
     choice_s = card_str(choice, notation)
-    top = max(x["expected_score"] for x in out_cards)
-    tied = [x for x in out_cards if x["expected_score"] == top]
-    best = next((x for x in tied if x["card"] == choice_s),
-                max(tied, key=lambda x: x["p_make"]))
+    from .infostate import recommended
+    best = recommended(out_cards, choice_s, "expected_score",
+                       lambda tied: max(tied, key=lambda x: x["p_make"]))
     return finish_play({
         "game": GAME,
         "players": n,

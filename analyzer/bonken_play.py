@@ -24,7 +24,7 @@ from fastsim.bonken_schema import (CONTRACTS, DOMINO, NO_HEARTS, NO_KH, NO_LAST,
 from fastsim.cards import CardError, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.play_nb import FULL52
 from fastsim.rng import check_seed
-from .infostate import InfoState, TrickInfoState, bits, parse_tricks, position_arg, query_state, suit_cards, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, weighted_summary, ess
+from .infostate import InfoState, TrickInfoState, bits, parse_tricks, recommended, position_arg, query_state, suit_cards, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, weighted_summary, ess
 from .evidence import finish_play
 from .progress import sliced
 
@@ -98,6 +98,15 @@ def trick_points(contract, trick_mask, t):
     return 10
 
 
+def _dealt_hand(hand):
+    """A dealt Bonken hand (codes or a mask) as a mask: 13 cards, else one line."""
+    m = int(hand) if isinstance(hand, (int, np.integer)) else mask_of(hand)
+    if bin(m).count("1") != 13:
+        raise RulesError(f"hand of the wrong size: {bin(m).count('1')} cards, a Bonken hand "
+                         "has 13")
+    return m
+
+
 def _winner(cards, leader, trump):
     led = cards[0] >> 4
 
@@ -135,10 +144,7 @@ class BonkenInfoState(TrickInfoState):
         if s.contract == DOMINO:
             raise RulesError("the play query covers the trick contracts; Domino has no tricks")
         s.position = int(position)
-        s.hand = int(hand) if isinstance(hand, (int, np.integer)) else mask_of(hand)
-        if bin(s.hand).count("1") != 13:
-            raise RulesError(f"hand of the wrong size: {bin(s.hand).count('1')} cards, a "
-                             "Bonken hand has 13")
+        s.hand = _dealt_hand(hand)
         s.tricks = ()
         s.leader = 0
         s.current = ()
@@ -210,22 +216,13 @@ class BonkenInfoState(TrickInfoState):
     def _lead_restricted(self):
         return self.restrict and not (self.rules.hearts_after_broken and self.broken)
 
-    def _legal_mask(self):
-        p = self.to_move
-        if p is None:
-            return 0
-        if p != self.position:
-            m = self.unseen_mask()
-            for s in range(4):
-                if self.known_voids()[p] >> s & 1:
-                    m &= ~(0x1FFF << (16 * s))
-            return m
-        if not self.current:
-            if self._lead_restricted() and self.hand & ~HEARTS:
-                return self.hand & ~HEARTS
-            return self.hand
-        follow = self.hand & (0x1FFF << (16 * (self.current[0] >> 4)))
-        return follow if follow else self.hand
+    def _cannot_hold(self, q):
+        return suit_cards(self.known_voids()[q])
+
+    def _own_legal_mask(self):
+        if not self.current and self._lead_restricted() and self.hand & ~HEARTS:
+            return self.hand & ~HEARTS
+        return self._follow_suit()
 
     def apply(self, card, notation="en"):
         """A new state with ``card`` played by :attr:`to_move` (validated)."""
@@ -419,9 +416,7 @@ def play_query(contract, hand, position, history="", samples=None,
                           "value_ci": summ["mean_ci"], "p_make": None, "p_make_ci": None,
                           "expected_score": summ["mean"], "expected_score_ci": summ["mean_ci"]})
     choice = card_str(state.decide(policy=policy, seed=seed, worlds=worlds), notation)
-    top = max(x["expected_score"] for x in out_cards)
-    tied = [x for x in out_cards if x["expected_score"] == top]
-    best = next((x for x in tied if x["card"] == choice), tied[0])
+    best = recommended(out_cards, choice, "expected_score")
     return finish_play({
         "game": GAME,
         "contract": CONTRACTS[state.contract],
@@ -514,10 +509,7 @@ class DominoInfoState(InfoState):
         s = cls.__new__(cls)
         s.rules = rules
         s.position = int(position)
-        s.hand = int(hand) if isinstance(hand, (int, np.integer)) else mask_of(hand)
-        if bin(s.hand).count("1") != 13:
-            raise RulesError(f"hand of the wrong size: {bin(s.hand).count('1')} cards, a "
-                             "Bonken hand has 13")
+        s.hand = _dealt_hand(hand)
         s.moves = ()
         s.lo = (-1,) * 4
         s.hi = (-1,) * 4
@@ -737,9 +729,7 @@ def domino_play_query(hand, position, history="", samples=DEFAULT_SAMPLES, polic
                           "p_last": summ["p"], "p_last_ci": summ["p_ci"],
                           "expected_score": summ["mean"], "expected_score_ci": summ["mean_ci"]})
     choice = move_str(state.decide(policy=policy, seed=seed), notation)
-    top = max(x["value"] for x in out_cards)
-    tied = [x for x in out_cards if x["value"] == top]
-    best = next((x for x in tied if x["card"] == choice), tied[0])
+    best = recommended(out_cards, choice)
     return finish_play({
         "game": GAME, "contract": "domino", "trump": None, "position": state.position,
         "to_move": state.to_move, "hand": [card_str(c, notation) for c in state.hand_cards],

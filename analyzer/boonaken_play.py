@@ -42,7 +42,7 @@ from fastsim.pimc_nb import REST
 from fastsim.rng import check_seed
 from .evidence import finish_play
 from .progress import sliced
-from .infostate import (TrickInfoState, bits, parse_tricks, position_arg, query_state, play_args, Deal, record_card, SUIT_NAMES, check_own_cards, copy_state, ess,
+from .infostate import (TrickInfoState, bits, parse_tricks, recommended, position_arg, query_state, play_args, Deal, record_card, SUIT_NAMES, check_own_cards, copy_state, ess,
                         replay, weighted_summary)
 
 DEFAULT_SAMPLES = 2_000
@@ -518,12 +518,7 @@ class BoonakenInfoState(BoonakenTable, TrickInfoState):
             m |= self.open
         return m
 
-    def _legal_mask(self):
-        p = self.to_move
-        if p is None:
-            return 0
-        if p != self.position:
-            return self.unseen_mask() & ~self._cannot_hold(p)
+    def _own_legal_mask(self):
         return int(pq.legal_here_nb(np.int64(self.hand), self._tc(), len(self.current),
                                     self.trump, self.preset))
 
@@ -957,9 +952,7 @@ def play_query(players=4, preset="seed", hand=None, position=None, declarer=None
                           "value_ci": v["mean_ci"], "p_make": v["p"], "p_make_ci": v["p_ci"],
                           "expected_score": sc["mean"], "expected_score_ci": sc["mean_ci"]})
     choice = card_str(state.decide(policy=policy, seed=seed, worlds=worlds), notation)
-    top = max(x["value"] for x in out_cards)
-    tied = [x for x in out_cards if x["value"] == top]
-    best = next((x for x in tied if x["card"] == choice), tied[0])
+    best = recommended(out_cards, choice)
     out = {
         "game": GAME,
         "players": n,

@@ -93,6 +93,15 @@ def suit_cards(suits):
     return sum(0x1FFF << (16 * s) for s in range(4) if suits >> s & 1)
 
 
+def recommended(cards, choice, key="value", tie=None):
+    """The recommended row of a play query's ``cards``: the highest ``key``; among the rows
+    tied for it the policy's own card ``choice``, else ``tie(tied rows)`` (by default the
+    first)."""
+    top = max(x[key] for x in cards)
+    tied = [x for x in cards if x[key] == top]
+    return next((x for x in tied if x["card"] == choice), tied[0] if tie is None else tie(tied))
+
+
 def query_state(state, make, threads=None):
     """The state a play query scores: ``make()`` (built from the inputs) when ``state`` is
     None, else ``state``, whose own player must be the one to move; ``threads`` (None:
@@ -302,8 +311,9 @@ class InfoState:
 
 class TrickInfoState(InfoState):
     """An information state of a trick game: ``tricks`` holds the finished tricks,
-    ``leader``/``current`` the trick in progress. Subclasses give ``is_terminal`` and
-    ``_legal_mask``; ``DECK`` is the deck's size, ``n`` the number of players."""
+    ``leader``/``current`` the trick in progress. Subclasses give ``is_terminal``,
+    ``unseen_mask`` and ``_own_legal_mask`` (my legal cards when I am to move); ``DECK``
+    is the deck's size, ``n`` the number of players."""
     __slots__ = ()
     n = 4
     DECK = 52
@@ -321,6 +331,26 @@ class TrickInfoState(InfoState):
         """Legal cards (codes, increasing) of ``to_move``; for another player, the cards it
         might still hold as far as this player knows."""
         return bits(self._legal_mask())
+
+    def _legal_mask(self):
+        p = self.to_move
+        if p is None:
+            return 0
+        if p != self.position:
+            return self.unseen_mask() & ~self._cannot_hold(p)
+        return self._own_legal_mask()
+
+    def _cannot_hold(self, q):
+        """Cards position ``q`` (not me) cannot hold as far as I know: here those of the
+        suits it showed itself void in (``voids``, suit bits)."""
+        return suit_cards(self.voids[q])
+
+    def _follow_suit(self):
+        """My cards of the suit led, or my whole hand when I lead or have none of it."""
+        if not self.current:
+            return self.hand
+        follow = self.hand & (0x1FFF << (16 * (self.current[0] >> 4)))
+        return follow if follow else self.hand
 
     def _out_of_play(self, card, cs):
         """A game's own refusal of ``card`` before the already-played check (none here)."""

@@ -25,7 +25,7 @@ from fastsim.klaverjassen_schema import (LAST_TRICK, PIMC_WORLDS, POLICIES, TRUM
                                          build_rules)
 from fastsim.klaverjassen_nb import FULL32, roem_nb
 from fastsim.rng import check_seed
-from .infostate import TrickInfoState, parse_tricks, position_arg, query_state, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, weighted_summary, ess
+from .infostate import TrickInfoState, parse_tricks, recommended, position_arg, query_state, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, weighted_summary, ess
 from .evidence import finish_play
 from .evidence import PASS_SCALE as CALL_SCALE
 from .progress import sliced
@@ -179,16 +179,14 @@ class KlaverjassenInfoState(TrickInfoState):
     def _trick_state(self):
         return pq.trick_state_nb(_arr(self.current), len(self.current), self.leader, self.trump)
 
-    def _legal_mask(self):
-        p = self.to_move
-        if p is None:
-            return 0
-        if p != self.position:
-            return self.unseen_mask() & ~self.forbid[p]
+    def _cannot_hold(self, q):
+        return self.forbid[q]
+
+    def _own_legal_mask(self):
         r = self.rules
         return int(pq.legal_here_nb(np.int64(self.hand), _arr(self.current), len(self.current),
-                                    self.leader, self.trump, TEAM_OF_POS, p, r.amsterdam,
-                                    r.undertrump_forced))
+                                    self.leader, self.trump, TEAM_OF_POS, self.position,
+                                    r.amsterdam, r.undertrump_forced))
 
     def apply(self, card, notation="en"):
         """A new state with ``card`` played by :attr:`to_move` (validated)."""
@@ -370,9 +368,7 @@ def play_query(hand, trump, caller, position, history="", samples=None,
                           "p_make_ci": marg["p_ci"], "expected_score": own["mean"],
                           "expected_score_ci": own["mean_ci"]})
     choice = card_str(state.decide(policy=policy, seed=seed, worlds=worlds), notation)
-    top = max(x["value"] for x in out_cards)
-    tied = [x for x in out_cards if x["value"] == top]
-    best = next((x for x in tied if x["card"] == choice), tied[0])
+    best = recommended(out_cards, choice)
     return finish_play({
         "game": GAME,
         "trump": SUITS[state.trump],
