@@ -170,6 +170,9 @@ class BoerenbridgeInfoState(TrickInfoState):
     def _own_legal_mask(self):
         return self._follow_suit()
 
+    def _illegal_why(self, cs):
+        return f"must follow {SUIT_NAMES[self.current[0] >> 4]} and cannot play {cs}"
+
     def _out_of_play(self, card, cs):
         if card == self.turned:
             raise CardError(f"{cs} is the turned trump card; it is out of play")
@@ -177,15 +180,10 @@ class BoerenbridgeInfoState(TrickInfoState):
     def apply(self, card, notation="en"):
         """A new state with ``card`` (code or string) played by :attr:`to_move`."""
         card, cs, p = self._card_to_play(card, notation)
-        bit = 1 << card
         led = self.current[0] >> 4 if self.current else -1
-        if p == self.position:
-            if not self._legal_mask() & bit:
-                raise RulesError(f"position {p} must follow {SUIT_NAMES[led]} and cannot play {cs}")
-        else:
-            if self.voids[p] >> (card >> 4) & 1:
-                raise RulesError(f"position {p} showed earlier it has no {SUIT_NAMES[card >> 4]} "
-                                 f"and cannot play {cs}")
+        if p != self.position and self.voids[p] >> (card >> 4) & 1:
+            raise RulesError(f"position {p} showed earlier it has no {SUIT_NAMES[card >> 4]} "
+                             f"and cannot play {cs}")
         s = self._copy()
         record_card(s, self, p, card, led)
         cur = self.current + (card,)

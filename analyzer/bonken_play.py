@@ -224,22 +224,20 @@ class BonkenInfoState(TrickInfoState):
             return self.hand & ~HEARTS
         return self._follow_suit()
 
+    def _illegal_why(self, cs):
+        if self.current:
+            return f"must follow {SUIT_NAMES[self.current[0] >> 4]} and cannot play {cs}"
+        return "may not lead hearts while holding other suits"
+
     def apply(self, card, notation="en"):
         """A new state with ``card`` played by :attr:`to_move` (validated)."""
         card, cs, p = self._card_to_play(card, notation)
-        bit = 1 << card
         led = self.current[0] >> 4 if self.current else -1
-        if p == self.position:
-            if not self._legal_mask() & bit:
-                if led >= 0:
-                    raise RulesError(f"position {p} must follow {SUIT_NAMES[led]} and cannot play {cs}")
-                raise RulesError(f"position {p} may not lead hearts while holding other suits")
-        else:
-            if self.known_voids()[p] >> (card >> 4) & 1:
-                why = ("led a heart under the hearts rule, so it holds only hearts,"
-                       if self.hearts_only[p] and not self.voids[p] >> (card >> 4) & 1
-                       else f"showed earlier it has no {SUIT_NAMES[card >> 4]}")
-                raise RulesError(f"position {p} {why} and cannot play {cs}")
+        if p != self.position and self.known_voids()[p] >> (card >> 4) & 1:
+            why = ("led a heart under the hearts rule, so it holds only hearts,"
+                   if self.hearts_only[p] and not self.voids[p] >> (card >> 4) & 1
+                   else f"showed earlier it has no {SUIT_NAMES[card >> 4]}")
+            raise RulesError(f"position {p} {why} and cannot play {cs}")
         s = self._copy()
         record_card(s, self, p, card, led)
         if led < 0 and (card >> 4) == 1 and self._lead_restricted() and p != self.position:

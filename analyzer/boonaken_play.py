@@ -522,6 +522,10 @@ class BoonakenInfoState(BoonakenTable, TrickInfoState):
         return int(pq.legal_here_nb(np.int64(self.hand), self._tc(), len(self.current),
                                     self.trump, self.preset))
 
+    def _illegal_why(self, cs):
+        duty = "trump in" if self.preset != PRESET_LEIMUIDEN else "trump duties"
+        return f"may not play {cs} here (follow suit; {duty} when void)"
+
     def apply(self, card, notation="en"):
         """A new state with ``card`` played by :attr:`to_move` (validated)."""
         card, cs, p = self._card_to_play(card, notation)
@@ -531,12 +535,7 @@ class BoonakenInfoState(BoonakenTable, TrickInfoState):
         if self.t == 0 and tn == 0 and not self.named:
             trump = card >> 4
         led, winner, wj, hi, _ = pq.trick_state_nb(self._tc(), tn, trump)
-        if p == self.position:
-            if not self._legal_mask() & bit:
-                raise RulesError(f"position {p} may not play {cs} here (follow suit; "
-                                 f"{'trump in' if self.preset != PRESET_LEIMUIDEN else 'trump duties'} "
-                                 "when void)")
-        else:
+        if p != self.position:
             if self.discarded & bit:
                 raise CardError(f"{cs} was discarded by the declarer")
             if self.public_out() & bit:

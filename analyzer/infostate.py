@@ -358,7 +358,8 @@ class TrickInfoState(InfoState):
     def _card_to_play(self, card, notation):
         """``apply``'s first checks: ``card`` (code or string) → ``(code, its text, the
         position playing it)``; the deal must go on, the card be in the deck, not played
-        yet, and in my hand if I play it, not if another does (one-line errors)."""
+        yet, and in my hand and legal if I play it, not in my hand if another does
+        (one-line errors; ``_illegal_why`` says why my card is not legal)."""
         if isinstance(card, str):
             card = parse_card(card, notation, deck=self.DECK)
         card = int(card)
@@ -372,6 +373,8 @@ class TrickInfoState(InfoState):
             raise CardError(f"{cs} was already played")
         p = self.to_move
         self._check_holder(p, card, cs)
+        if p == self.position and not self._own_legal_mask() >> card & 1:
+            raise RulesError(f"position {p} {self._illegal_why(cs)}")
         return card, cs, p
 
     def _close_trick(self, s, cur, w):

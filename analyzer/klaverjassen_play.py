@@ -188,22 +188,21 @@ class KlaverjassenInfoState(TrickInfoState):
                                     self.leader, self.trump, TEAM_OF_POS, self.position,
                                     r.amsterdam, r.undertrump_forced))
 
+    def _illegal_why(self, cs):
+        hi = self._trick_state()[3]
+        return f"may not play {cs} here (follow suit, {'overtrump' if hi >= 0 else 'trump'} when able)"
+
     def apply(self, card, notation="en"):
         """A new state with ``card`` played by :attr:`to_move` (validated)."""
         card, cs, p = self._card_to_play(card, notation)
         bit = 1 << card
         led, winner, win_pos, hi, trick, tp = self._trick_state()
         pw = win_pos >= 0 and TEAM_OF_POS[win_pos] == TEAM_OF_POS[p]
-        if p == self.position:
-            if not self._legal_mask() & bit:
-                raise RulesError(f"position {p} may not play {cs} here (follow suit, "
-                                 f"{'overtrump' if hi >= 0 else 'trump'} when able)")
-        else:
-            if self.forbid[p] & bit:
-                why = (f"showed earlier it has no {SUIT_NAMES[card >> 4]}"
-                       if self.voids[p] >> (card >> 4) & 1 else
-                       "showed by an earlier play (trumping duties) that it does not hold it")
-                raise RulesError(f"position {p} {why}, so it cannot play {cs}")
+        if p != self.position and self.forbid[p] & bit:
+            why = (f"showed earlier it has no {SUIT_NAMES[card >> 4]}"
+                   if self.voids[p] >> (card >> 4) & 1 else
+                   "showed by an earlier play (trumping duties) that it does not hold it")
+            raise RulesError(f"position {p} {why}, so it cannot play {cs}")
         s = self._copy()
         record_card(s, self, p, card, led)
         if p != self.position:
