@@ -12,8 +12,8 @@ import numpy as np
 from fastsim import boerenbridge as engine
 from fastsim.boerenbridge_schema import PIMC_WORLDS, POLICIES, SCORING, RulesError, build_rules
 from fastsim.cards import CardError, card_str, mask_of, parse_card, parse_cards, suit_str
-from .evidence import (NA, check_bid_model, bid_slope, describe_model, draw_weights, gate_ci,
-                       sample_line, thin, warnings, weight_stats)
+from .evidence import (NA, check_bid_model, bid_slope, describe_model, draw_consistent, gate_ci,
+                       sample_line, warnings, weight_stats)
 from .infostate import weighted_summary
 from .progress import sliced
 from .stats_core import check_query, check_worlds, default_samples
@@ -91,14 +91,10 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=Non
         return np.zeros(count, dtype=np.float64), np.zeros(count, dtype=np.float64)
 
     budget = samples * MAX_DRAW_FACTOR if condition else samples
-    logw, u = draw_weights(weigh, samples, budget)
-    drawn = len(logw)
-    accepted = int(np.isfinite(logw).sum())
-    if accepted == 0:
-        raise RulesError(f"no deal out of {drawn:,} sampled is consistent with the earlier bids "
-                         f"{','.join(map(str, given))} under the exact heuristic bidder; "
-                         "try --bid-model soft or --policy random")
-    deals, w = thin(logw, u, samples)
+    deals, w, drawn, accepted = draw_consistent(
+        weigh, samples, budget, "no deal out of {drawn:,} sampled is consistent with the earlier "
+        f"bids {','.join(map(str, given or ()))} under the exact heuristic bidder; "
+        "try --bid-model soft or --policy random")
     m = len(deals)
     tr = np.zeros((m, h + 1), dtype=np.int8)
     sc = np.zeros((m, h + 1), dtype=np.int16)

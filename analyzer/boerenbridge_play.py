@@ -115,18 +115,10 @@ class BoerenbridgeInfoState(TrickInfoState):
             raise RulesError(f"players must be an integer, got {players!r}")
         n = int(players)
         build_rules(players=n, hand_size=1, variants=_single_deal(variants))  # players, variants
-        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
-                or not 0 <= position < max(n, 1):
-            raise RulesError(f"position must be 0..{n - 1} (0 = left of the dealer, "
-                             f"{n - 1} = dealer), got {position}")
-        position = int(position)
-        tricks = parse_history(history, notation)
-        for i, tr in enumerate(tricks):
-            if len(tr) > n or (len(tr) < n and i < len(tricks) - 1):
-                raise RulesError(f"history: trick {i + 1} has {len(tr)} cards; every finished "
-                                 f"trick has one card per player ({n})")
-        if tricks and len(tricks[-1]) == n:
-            tricks.append([])
+        from .infostate import parse_tricks, position_arg
+        position = position_arg(position, max(n, 1), f"position must be 0..{n - 1} (0 = left of "
+                                f"the dealer, {n - 1} = dealer), got {position}")
+        tricks = parse_tricks(history, n, notation, per_trick=f"one card per player ({n})")
         if turned in codes:
             raise CardError(f"the turned card {card_str(turned, notation)} cannot also be in the hand")
         if any(turned in tr for tr in tricks):
@@ -162,16 +154,6 @@ class BoerenbridgeInfoState(TrickInfoState):
         return len(self.tricks) == self.h
 
     @property
-    def to_move(self):
-        if self.is_terminal:
-            return None
-        return (self.leader + len(self.current)) % self.n
-
-    @property
-    def hand_cards(self):
-        return [c for c in range(64) if self.hand >> c & 1]
-
-    @property
     def is_blind(self):
         return bool(self.rules.blind_one_card and self.h == 1)
 
@@ -187,65 +169,29 @@ class BoerenbridgeInfoState(TrickInfoState):
         """Cards this player has not seen: not in the hand, not played, not turned."""
         return np.int64(FULL52) & ~(self.hand | self.played)
 
-    def _legal_mask(self):
-        p = self.to_move
-        if p is None:
-            return 0
-        if p != self.position:
-            m = self.unseen_mask()
-            for s in range(4):
-                if self.voids[p] >> s & 1:
-                    m &= ~(0x1FFF << (16 * s))
-            return m
-        if not self.current:
-            return self.hand
-        follow = self.hand & (0x1FFF << (16 * (self.current[0] >> 4)))
-        return follow if follow else self.hand
+    def _own_legal_mask(self):
+        return self._follow_suit()
 
-    def legal_actions(self):
-        """Legal cards (codes, increasing) of ``to_move``; for another player, the cards it
-        might still hold as far as this player knows."""
-        m = self._legal_mask()
-        return [c for c in range(64) if m >> c & 1]
+    def _illegal_why(self, cs):
+        return f"must follow {SUIT_NAMES[self.current[0] >> 4]} and cannot play {cs}"
+
+    def _out_of_play(self, card, cs):
+        if card == self.turned:
+            raise CardError(f"{cs} is the turned trump card; it is out of play")
 
     def apply(self, card, notation="en"):
         """A new state with ``card`` (code or string) played by :attr:`to_move`."""
-        if isinstance(card, str):
-            card = parse_card(card, notation)
-        card = int(card)
-        cs = card_str(card, notation)
-        if self.is_terminal:
-            raise RulesError("the deal is over: no card can be played")
-        p = self.to_move
-        bit = 1 << card
-        if card == self.turned:
-            raise CardError(f"{cs} is the turned trump card; it is out of play")
-        if self.played & bit:
-            raise CardError(f"{cs} was already played")
+        card, cs, p = self._card_to_play(card, notation)
         led = self.current[0] >> 4 if self.current else -1
-        if p == self.position:
-            if not self.hand & bit:
-                raise CardError(f"{cs} is not in the hand of position {p}")
-            if not self._legal_mask() & bit:
-                raise RulesError(f"position {p} must follow {SUIT_NAMES[led]} and cannot play {cs}")
-        else:
-            if self.hand & bit:
-                raise CardError(f"{cs} is in the hand of position {self.position}; "
-                                f"position {p} cannot play it")
-            if self.voids[p] >> (card >> 4) & 1:
-                raise RulesError(f"position {p} showed earlier it has no {SUIT_NAMES[card >> 4]} "
-                                 f"and cannot play {cs}")
+        if p != self.position and self.voids[p] >> (card >> 4) & 1:
+            raise RulesError(f"position {p} showed earlier it has no {SUIT_NAMES[card >> 4]} "
+                             f"and cannot play {cs}")
         s = self._copy()
         record_card(s, self, p, card, led)
         cur = self.current + (card,)
         if len(cur) == self.n:
             w = _trick_winner(cur, self.leader, self.n, self.trump)
-            won = list(self.won)
-            won[w] += 1
-            s.won = tuple(won)
-            s.tricks = self.tricks + ((self.leader, cur, w),)
-            s.leader = w
-            s.current = ()
+            self._close_trick(s, cur, w)
         else:
             s.current = cur
         return s
@@ -268,12 +214,7 @@ class BoerenbridgeInfoState(TrickInfoState):
         """The card (code) the built-in ``policy`` plays here, exactly as the simulator
         would: ``seed`` and ``deal`` (the global deal index) key the random and pimc
         policies like ``simulate(..., seed)`` keys its deal number ``deal``."""
-        check_policy(policy, POLICIES)
-        p = self.to_move
-        if p is None:
-            raise RulesError("the deal is over: no card to play")
-        if p != self.position:
-            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        p = self._my_turn(policy, POLICIES)
         a = self.kernel_args()
         r = self.rules
         if policy == "heuristic":
@@ -386,16 +327,7 @@ def deal_from_record(rec, variants=(), notation="en"):
 def positions_from_record(rec, variants=(), notation="en"):
     """Yield ``(info_state, card_played)`` for every card of a recorded deal: the
     information state of the player to move and the card the simulator played there."""
-    d = deal_from_record(rec, variants, notation)
-    n, dealer = rec["players"], rec["dealer"]
-    for tr in rec["tricks"]:
-        for s, c in tr["cards"]:
-            p = (s - dealer - 1) % n
-            if d.to_move != p:
-                raise RulesError("record: play out of turn")
-            code = parse_card(c, notation)
-            yield d.info_state(p), code
-            d = d.apply(code)
+    yield from deal_from_record(rec, variants, notation).replay_record(rec, notation)
 
 
 # ---------------------------------------------------------------------- play query
@@ -438,23 +370,8 @@ def _sample(state, count, seed, condition, lam, start, k=pq):
 def _determined(state, policy):
     """Is the outcome of every card fixed? True when nobody else holds a card any more, or
     the hidden cards can lie only one way and the policy is the deterministic heuristic."""
-    n, me = state.n, state.position
-    tn = len(state.current)
-    cap = [0 if q == me else state.h - state.t - (1 if (q - state.leader) % n < tn else 0)
-           for q in range(n)]
-    if sum(cap) == 0:
-        return True
-    if policy != "heuristic":
-        return False
-    unseen = state.unseen_mask()
-    if bin(unseen).count("1") != sum(cap):
-        return False
-    for s in range(4):
-        if unseen >> (16 * s) & 0x1FFF:
-            holders = [q for q in range(n) if cap[q] > 0 and not state.voids[q] >> s & 1]
-            if len(holders) > 1:
-                return False
-    return True
+    from .infostate import suit_cards
+    return state.is_determined(policy, [suit_cards(v) for v in state.voids])
 
 
 def _draw(state, a, cards, samples, condition, lam, pol, worlds, seed_u, k=pq):
@@ -506,16 +423,13 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=No
     world passes). Reproducible from ``seed`` for any ``threads``. ``samples``: default
     2,000 (300 when everyone plays ``strong``).
     """
+    from .infostate import query_state
     samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, worlds, seed)
-    if state is None:
-        state = BoerenbridgeInfoState.from_inputs(players, hand, trump_card, position, bids,
-                                                  history, notation, variants, hand_size)
-    elif state.to_move != state.position:
-        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
+    state, cards = query_state(state, lambda: BoerenbridgeInfoState.from_inputs(
+        players, hand, trump_card, position, bids, history, notation, variants, hand_size))
     n, h, me = state.n, state.h, state.position
     rules = state.rules
     scoring, bauer, dealer_rule, blind = _scalars(state)
-    cards = np.array(state.legal_actions(), dtype=np.int64)
     K = len(cards)
     k = query_kernels(pq, threads, K * samples, policy)
     a = state.kernel_args()
@@ -558,10 +472,9 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=No
         })
     choice = state.decide(policy=policy, seed=seed, worlds=worlds)
     choice_s = card_str(choice, notation)
-    top = max(x["expected_score"] for x in out_cards)
-    tied = [x for x in out_cards if x["expected_score"] == top]
-    best = next((x for x in tied if x["card"] == choice_s),
-                max(tied, key=lambda x: x["p_make"]))
+    from .infostate import recommended
+    best = recommended(out_cards, choice_s, "expected_score",
+                       lambda tied: max(tied, key=lambda x: x["p_make"]))
     return finish_play({
         "game": GAME,
         "players": n,

@@ -23,7 +23,7 @@ from fastsim.bonken_schema import (CONTRACTS, DOMINO, NO_HEARTS, NO_KH, NO_LAST,
 from fastsim.cards import CardError, FULL52, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.common import check_seed
 from .infostate import query_kernels
-from .infostate import InfoState, TrickInfoState, check_policy, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
+from .infostate import InfoState, TrickInfoState, bits, parse_tricks, recommended, position_arg, query_state, suit_cards, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, weighted_summary, ess
 from .evidence import finish_play
 from .progress import sliced
 
@@ -40,6 +40,7 @@ JACKS = sum(1 << (16 * s + 9) for s in range(4))
 QUEENS = sum(1 << (16 * s + 10) for s in range(4))
 KH = 1 << (16 + 11)
 NOT_HEARTS = 0b1101   # void bits of a player shown to hold only hearts
+POSITION_MUST = "position must be 0..3 (0 = left of the dealer, 1 = chooser, 3 = dealer)"
 
 __all__ = ["BonkenInfoState", "BonkenDeal", "play_query", "sample_worlds",
            "positions_from_record", "deal_from_record", "DominoInfoState", "DominoDeal",
@@ -100,6 +101,15 @@ def trick_points(contract, trick_mask, t):
     return 10
 
 
+def _dealt_hand(hand):
+    """A dealt Bonken hand (codes or a mask) as a mask: 13 cards, else one line."""
+    m = int(hand) if isinstance(hand, (int, np.integer)) else mask_of(hand)
+    if bin(m).count("1") != 13:
+        raise RulesError(f"hand of the wrong size: {bin(m).count('1')} cards, a Bonken hand "
+                         "has 13")
+    return m
+
+
 def _winner(cards, leader, trump):
     led = cards[0] >> 4
 
@@ -121,6 +131,7 @@ class BonkenInfoState(TrickInfoState):
     game = GAME
     n = 4
     h = 13
+    ENDED = "the round is over"
     __slots__ = ("rules", "contract", "position", "hand", "tricks", "leader", "current",
                  "won", "scores", "voids", "hearts_only", "played_by", "played", "broken",
                  "taken", "chosen_from")
@@ -136,10 +147,7 @@ class BonkenInfoState(TrickInfoState):
         if s.contract == DOMINO:
             raise RulesError("the play query covers the trick contracts; Domino has no tricks")
         s.position = int(position)
-        s.hand = int(hand) if isinstance(hand, (int, np.integer)) else mask_of(hand)
-        if bin(s.hand).count("1") != 13:
-            raise RulesError(f"hand of the wrong size: {bin(s.hand).count('1')} cards, a "
-                             "Bonken hand has 13")
+        s.hand = _dealt_hand(hand)
         s.tricks = ()
         s.leader = 0
         s.current = ()
@@ -167,18 +175,8 @@ class BonkenInfoState(TrickInfoState):
         codes = parse_cards(hand, notation) if isinstance(hand, str) else [int(c) for c in hand]
         if not codes:
             raise CardError("--hand is empty")
-        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
-                or not 0 <= position < 4:
-            raise RulesError(f"position must be 0..3 (0 = left of the dealer, 1 = chooser, "
-                             f"3 = dealer), got {position}")
-        position = int(position)
-        tricks = parse_history(history, notation)
-        for i, tr in enumerate(tricks):
-            if len(tr) > 4 or (len(tr) < 4 and i < len(tricks) - 1):
-                raise RulesError(f"history: trick {i + 1} has {len(tr)} cards; every finished "
-                                 "trick has 4")
-        if tricks and len(tricks[-1]) == 4:
-            tricks.append([])
+        position = position_arg(position, 4, POSITION_MUST + f", got {position}")
+        tricks = parse_tricks(history, 4, notation)
         trump = trump_of(cid)
         leader = 0
         mine = []
@@ -207,14 +205,6 @@ class BonkenInfoState(TrickInfoState):
         return self.t == 13 or (d != 0 and self.taken == d)
 
     @property
-    def to_move(self):
-        return None if self.is_terminal else (self.leader + len(self.current)) % 4
-
-    @property
-    def hand_cards(self):
-        return [c for c in range(64) if self.hand >> c & 1]
-
-    @property
     def restrict(self):
         return self.contract in (NO_HEARTS, NO_KH)
 
@@ -229,56 +219,28 @@ class BonkenInfoState(TrickInfoState):
     def _lead_restricted(self):
         return self.restrict and not (self.rules.hearts_after_broken and self.broken)
 
-    def _legal_mask(self):
-        p = self.to_move
-        if p is None:
-            return 0
-        if p != self.position:
-            m = self.unseen_mask()
-            for s in range(4):
-                if self.known_voids()[p] >> s & 1:
-                    m &= ~(0x1FFF << (16 * s))
-            return m
-        if not self.current:
-            if self._lead_restricted() and self.hand & ~HEARTS:
-                return self.hand & ~HEARTS
-            return self.hand
-        follow = self.hand & (0x1FFF << (16 * (self.current[0] >> 4)))
-        return follow if follow else self.hand
+    def _cannot_hold(self, q):
+        return suit_cards(self.known_voids()[q])
 
-    def legal_actions(self):
-        m = self._legal_mask()
-        return [c for c in range(64) if m >> c & 1]
+    def _own_legal_mask(self):
+        if not self.current and self._lead_restricted() and self.hand & ~HEARTS:
+            return self.hand & ~HEARTS
+        return self._follow_suit()
+
+    def _illegal_why(self, cs):
+        if self.current:
+            return f"must follow {SUIT_NAMES[self.current[0] >> 4]} and cannot play {cs}"
+        return "may not lead hearts while holding other suits"
 
     def apply(self, card, notation="en"):
         """A new state with ``card`` played by :attr:`to_move` (validated)."""
-        if isinstance(card, str):
-            card = parse_card(card, notation)
-        card = int(card)
-        cs = card_str(card, notation)
-        if self.is_terminal:
-            raise RulesError("the round is over: no card can be played")
-        p = self.to_move
-        bit = 1 << card
-        if self.played & bit:
-            raise CardError(f"{cs} was already played")
+        card, cs, p = self._card_to_play(card, notation)
         led = self.current[0] >> 4 if self.current else -1
-        if p == self.position:
-            if not self.hand & bit:
-                raise CardError(f"{cs} is not in the hand of position {p}")
-            if not self._legal_mask() & bit:
-                if led >= 0:
-                    raise RulesError(f"position {p} must follow {SUIT_NAMES[led]} and cannot play {cs}")
-                raise RulesError(f"position {p} may not lead hearts while holding other suits")
-        else:
-            if self.hand & bit:
-                raise CardError(f"{cs} is in the hand of position {self.position}; "
-                                f"position {p} cannot play it")
-            if self.known_voids()[p] >> (card >> 4) & 1:
-                why = ("led a heart under the hearts rule, so it holds only hearts,"
-                       if self.hearts_only[p] and not self.voids[p] >> (card >> 4) & 1
-                       else f"showed earlier it has no {SUIT_NAMES[card >> 4]}")
-                raise RulesError(f"position {p} {why} and cannot play {cs}")
+        if p != self.position and self.known_voids()[p] >> (card >> 4) & 1:
+            why = ("led a heart under the hearts rule, so it holds only hearts,"
+                   if self.hearts_only[p] and not self.voids[p] >> (card >> 4) & 1
+                   else f"showed earlier it has no {SUIT_NAMES[card >> 4]}")
+            raise RulesError(f"position {p} {why} and cannot play {cs}")
         s = self._copy()
         record_card(s, self, p, card, led)
         if led < 0 and (card >> 4) == 1 and self._lead_restricted() and p != self.position:
@@ -289,14 +251,10 @@ class BonkenInfoState(TrickInfoState):
         if len(cur) == 4:
             w = _winner(cur, self.leader, self.trump)
             mask = mask_of(cur)
-            won = list(self.won)
-            won[w] += 1
             sc = list(self.scores)
             sc[w] += trick_points(self.contract, mask, self.t)
-            s.won, s.scores = tuple(won), tuple(sc)
-            s.tricks = self.tricks + ((self.leader, cur, w),)
-            s.leader = w
-            s.current = ()
+            s.scores = tuple(sc)
+            self._close_trick(s, cur, w)
             s.broken = self.broken or bool(mask & HEARTS)
             s.taken = self.taken | (mask & self.danger)
         else:
@@ -317,12 +275,7 @@ class BonkenInfoState(TrickInfoState):
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
         """The card the built-in ``policy`` plays here, exactly as the simulator would
         (``seed``/``deal`` key the random and pimc policies like the simulator's deal)."""
-        check_policy(policy, POLICIES)
-        p = self.to_move
-        if p is None:
-            raise RulesError("the round is over: no card to play")
-        if p != self.position:
-            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        p = self._my_turn(policy, POLICIES)
         a = self.kernel_args()
         if policy == "heuristic":
             return int(pq.decide_heuristic_nb(self.contract, a["hand"],
@@ -341,11 +294,6 @@ class BonkenInfoState(TrickInfoState):
                                      self.rules.hearts_after_broken, self.t, self.leader,
                                      a["tc"], a["tn"], a["played"], a["broken"], a["taken"],
                                      a["scores"], a["voids"].copy(), np.int64(worlds)))
-
-    def history_str(self, notation="en"):
-        parts = [" ".join(card_str(c, notation) for c in cards) for _, cards, _ in self.tricks]
-        parts.append(" ".join(card_str(c, notation) for c in self.current))
-        return " | ".join(parts).strip(" |")
 
 
 class BonkenDeal(Deal):
@@ -375,15 +323,7 @@ def deal_from_record(rec, variants=(), notation="en"):
 
 def positions_from_record(rec, variants=(), notation="en"):
     """Yield ``(info_state, card_played)`` for every card of a recorded trick contract."""
-    d = deal_from_record(rec, variants, notation)
-    dealer = rec["dealer"]
-    for tr in rec["tricks"]:
-        for s, c in tr["cards"]:
-            if d.to_move != (s - dealer - 1) % 4:
-                raise RulesError("record: play out of turn")
-            code = parse_card(c, notation)
-            yield d.info_state(d.to_move), code
-            d = d.apply(code)
+    yield from deal_from_record(rec, variants, notation).replay_record(rec, notation)
 
 
 def sample_worlds(state, count, seed=0, start=0, weigh_choice=True):
@@ -415,20 +355,7 @@ def chosen_from_mask(available, contract):
 
 
 def _determined(state, policy):
-    tn = len(state.current)
-    cap = [0 if q == state.position else 13 - state.t - (1 if (q - state.leader) % 4 < tn else 0)
-           for q in range(4)]
-    if sum(cap) == 0:
-        return True
-    if policy != "heuristic":
-        return False
-    unseen = state.unseen_mask()
-    for s in range(4):
-        if unseen >> (16 * s) & 0x1FFF:
-            kv = state.known_voids()
-            if len([q for q in range(4) if cap[q] > 0 and not kv[q] >> s & 1]) > 1:
-                return False
-    return True
+    return state.is_determined(policy, [suit_cards(v) for v in state.known_voids()])
 
 
 def play_query(contract, hand, position, history="", samples=None,
@@ -446,14 +373,12 @@ def play_query(contract, hand, position, history="", samples=None,
                              "by the choice)")
         return domino_play_query(hand, position, history, samples, policy, seed, threads,
                                  notation, variants, state)
-    if state is None:
+    def make():
         chosen = chosen_from_mask(available, contract_id(contract)
                                   if not isinstance(contract, (int, np.integer)) else int(contract))
-        state = BonkenInfoState.from_inputs(contract, hand, position, history, notation, variants,
-                                            chosen_from=chosen)
-    elif state.to_move != state.position:
-        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
-    cards = np.array(state.legal_actions(), dtype=np.int64)
+        return BonkenInfoState.from_inputs(contract, hand, position, history, notation, variants,
+                                           chosen_from=chosen)
+    state, cards = query_state(state, make)
     K = len(cards)
     k = query_kernels(pq, threads, K * samples, policy)
     a = state.kernel_args()
@@ -495,9 +420,7 @@ def play_query(contract, hand, position, history="", samples=None,
                           "value_ci": summ["mean_ci"], "p_make": None, "p_make_ci": None,
                           "expected_score": summ["mean"], "expected_score_ci": summ["mean_ci"]})
     choice = card_str(state.decide(policy=policy, seed=seed, worlds=worlds), notation)
-    top = max(x["expected_score"] for x in out_cards)
-    tied = [x for x in out_cards if x["expected_score"] == top]
-    best = next((x for x in tied if x["card"] == choice), tied[0])
+    best = recommended(out_cards, choice, "expected_score")
     return finish_play({
         "game": GAME,
         "contract": CONTRACTS[state.contract],
@@ -562,6 +485,19 @@ def _domino_legal(cards, lo, hi):
     return m
 
 
+def _domino_place(lo, hi, move):
+    """The open rows (``lo``/``hi`` per suit) once card ``move`` is laid on the table."""
+    st, r = move >> 4, move & 15
+    lo, hi = list(lo), list(hi)
+    if lo[st] < 0:
+        lo[st] = hi[st] = r
+    elif r > hi[st]:
+        hi[st] = r
+    else:
+        lo[st] = r
+    return tuple(lo), tuple(hi)
+
+
 class DominoInfoState(InfoState):
     """One player's information state in a Bonken Domino round (immutable): the open rows
     (``lo``/``hi`` rank per suit, −1 = not open), the turn counter ``m``, cards still
@@ -577,10 +513,7 @@ class DominoInfoState(InfoState):
         s = cls.__new__(cls)
         s.rules = rules
         s.position = int(position)
-        s.hand = int(hand) if isinstance(hand, (int, np.integer)) else mask_of(hand)
-        if bin(s.hand).count("1") != 13:
-            raise RulesError(f"hand of the wrong size: {bin(s.hand).count('1')} cards, a "
-                             "Bonken hand has 13")
+        s.hand = _dealt_hand(hand)
         s.moves = ()
         s.lo = (-1,) * 4
         s.hi = (-1,) * 4
@@ -598,11 +531,7 @@ class DominoInfoState(InfoState):
                     require_turn=True):
         rules = build_rules(variants)
         codes = parse_cards(hand, notation) if isinstance(hand, str) else [int(c) for c in hand]
-        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
-                or not 0 <= position < 4:
-            raise RulesError(f"position must be 0..3 (0 = left of the dealer, 1 = chooser, "
-                             f"3 = dealer), got {position}")
-        position = int(position)
+        position = position_arg(position, 4, POSITION_MUST + f", got {position}")
         moves = parse_domino_history(history, notation)
         # whose move each one is: turn order skipping players out of cards
         held, p, mine = [13] * 4, 0, []
@@ -642,10 +571,6 @@ class DominoInfoState(InfoState):
     def to_move(self):
         return None if self.is_terminal else self.turn
 
-    @property
-    def hand_cards(self):
-        return [c for c in range(64) if self.hand >> c & 1]
-
     def unseen_mask(self):
         return int(FULL52) & ~(self.hand | self.played)
 
@@ -660,8 +585,7 @@ class DominoInfoState(InfoState):
     def legal_actions(self):
         """Legal moves of ``to_move`` (codes; ``[PASS]`` when it cannot move). For another
         player: the cards it might play, and PASS (it might hold none of them)."""
-        m = self._legal_mask()
-        cards = [c for c in range(64) if m >> c & 1]
+        cards = bits(self._legal_mask())
         if self.to_move == self.position:
             return cards or [PASS]
         return cards + [PASS]
@@ -695,26 +619,13 @@ class DominoInfoState(InfoState):
             if not _domino_legal(bit, self.lo, self.hi):
                 raise RulesError(f"{cs} does not fit on the table (8s open a row, then one up "
                                  "or one down)")
+            self._check_holder(p, move, cs)
             if p == self.position:
-                if not self.hand & bit:
-                    raise CardError(f"{cs} is not in the hand of position {p}")
                 s.hand = self.hand & ~bit
-            else:
-                if self.hand & bit:
-                    raise CardError(f"{cs} is in the hand of position {self.position}; "
-                                    f"position {p} cannot play it")
-                if self.forbid[p] & bit:
-                    raise RulesError(f"position {p} passed earlier while {cs} was playable, "
-                                     "so it cannot hold it")
-            st, r = move >> 4, move & 15
-            lo, hi = list(self.lo), list(self.hi)
-            if lo[st] < 0:
-                lo[st] = hi[st] = r
-            elif r > hi[st]:
-                hi[st] = r
-            else:
-                lo[st] = r
-            s.lo, s.hi = tuple(lo), tuple(hi)
+            elif self.forbid[p] & bit:
+                raise RulesError(f"position {p} passed earlier while {cs} was playable, "
+                                 "so it cannot hold it")
+            s.lo, s.hi = _domino_place(self.lo, self.hi, move)
             s.played = self.played | bit
             pb = list(self.played_by)
             pb[p] |= bit
@@ -736,12 +647,7 @@ class DominoInfoState(InfoState):
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
         """The engine's Domino move (pimc and strong play Domino by the heuristic, as in
         the engine)."""
-        check_policy(policy, POLICIES)
-        p = self.to_move
-        if p is None:
-            raise RulesError("the round is over: nothing to play")
-        if p != self.position:
-            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        self._my_turn(policy, POLICIES, over="the round is over: nothing to play")
         return int(pq.domino_decide_nb(POLICIES[policy], check_seed(seed), np.int64(deal),
                                        np.int64(self.hand), np.array(self.lo, dtype=np.int64),
                                        np.array(self.hi, dtype=np.int64), np.int64(self.m)))
@@ -801,14 +707,8 @@ def domino_play_query(hand, position, history="", samples=DEFAULT_SAMPLES, polic
     """The Domino play query: per legal move my expected score (−50 × P(I am the last
     one holding cards)); same shape as :func:`play_query`."""
     samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, None, seed)
-    if state is None:
-        state = DominoInfoState.from_inputs(hand, position, history, notation, variants)
-    elif state.to_move != state.position:
-        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
-    if threads is not None:
-        from fastsim.bonken import set_threads
-        set_threads(threads)
-    moves = np.array(state.legal_actions(), dtype=np.int64)
+    state, moves = query_state(state, lambda: DominoInfoState.from_inputs(
+        hand, position, history, notation, variants), threads)
     K = len(moves)
     lw = np.empty(samples, dtype=np.float64)
     lose = np.zeros((samples, K), dtype=np.bool_)
@@ -833,9 +733,7 @@ def domino_play_query(hand, position, history="", samples=DEFAULT_SAMPLES, polic
                           "p_last": summ["p"], "p_last_ci": summ["p_ci"],
                           "expected_score": summ["mean"], "expected_score_ci": summ["mean_ci"]})
     choice = move_str(state.decide(policy=policy, seed=seed), notation)
-    top = max(x["value"] for x in out_cards)
-    tied = [x for x in out_cards if x["value"] == top]
-    best = next((x for x in tied if x["card"] == choice), tied[0])
+    best = recommended(out_cards, choice)
     return finish_play({
         "game": GAME, "contract": "domino", "trump": None, "position": state.position,
         "to_move": state.to_move, "hand": [card_str(c, notation) for c in state.hand_cards],

@@ -35,7 +35,7 @@ from fastsim.boonaken_schema import (BOONAAK, CONTRACT_BOONAAK, CONTRACT_MISERE,
 from fastsim.cards import SUITS, CardError, card_str, codes_of, parse_card, parse_cards
 
 from .agents import _Agents, _DecisionBeforePlay, _dkey
-from .boonaken_play import BoonakenDeal, BoonakenInfoState, _bits
+from .boonaken_play import BoonakenDeal, BoonakenInfoState, BoonakenTable, _bits
 
 __all__ = ["BoonakenBidState", "BoonakenExchangeState", "BoonakenTrumpState",
            "BoonakenPlayView", "simulate_boonaken", "simulate_boonaken_matches"]
@@ -62,19 +62,11 @@ def level_str(level):
     return "pass" if level < 0 else str(LADDER[level])
 
 
-class _Before(_DecisionBeforePlay):
+class _Before(BoonakenTable, _DecisionBeforePlay):
     """What the auction, exchange and trump states share (besides what every state before
     the play shares: the player to move is the state's own position, ``hand_cards``)."""
     __slots__ = ()
     game = "boonaken"
-
-    @property
-    def n(self):
-        return self.rules.players
-
-    @property
-    def preset(self):
-        return self.rules.preset_id
 
     @property
     def open_cards(self):

@@ -42,7 +42,7 @@ from fastsim.common import REST, check_seed
 from .evidence import finish_play
 from .progress import sliced
 from .infostate import query_kernels
-from .infostate import (TrickInfoState, check_policy, play_args, Deal, record_card, SUIT_NAMES, check_own_cards, copy_state, ess, parse_history,
+from .infostate import (TrickInfoState, bits, parse_tricks, recommended, position_arg, query_state, play_args, Deal, record_card, SUIT_NAMES, check_own_cards, copy_state, ess,
                         replay, weighted_summary)
 
 # the compiled kernels: ahead of time where built (fastsim/aot.py: no numba to start, one
@@ -60,8 +60,7 @@ __all__ = ["BoonakenInfoState", "BoonakenDeal", "play_query", "sample_worlds",
            "parse_auction", "auction_str", "auction_model"]
 
 
-def _bits(m):
-    return [c for c in range(64) if m >> c & 1]
+_bits = bits
 
 
 def _mask(cards, notation="en", what="cards"):
@@ -84,14 +83,20 @@ def parse_contract(contract):
         text = str(contract).strip().lower().replace("è", "e")
     if text in ("misere", "zwabber", "boonaak"):
         return CONTRACTS.index(text), 0
+    return CONTRACT_POINTS, _point_bid(text, f"unknown contract {contract!r}: ")
+
+
+def _point_bid(text, unknown, what=""):
+    """``text`` as a point bid of the ladder, else one line: ``unknown`` begins it when
+    ``text`` is no number, ``what`` when it is no bid of the ladder."""
     try:
         bid = int(text)
     except ValueError:
-        raise RulesError(f"unknown contract {contract!r}: a point bid 25..380 (multiples of "
-                         "5), misere, zwabber or boonaak") from None
+        raise RulesError(f"{unknown}a point bid 25..380 (multiples of 5), misere, zwabber or "
+                         "boonaak") from None
     if bid not in POINT_BIDS:
-        raise RulesError(f"a point bid is a multiple of 5 from 25 to 380, got {bid}")
-    return CONTRACT_POINTS, bid
+        raise RulesError(f"{what}a point bid is a multiple of 5 from 25 to 380, got {bid}")
+    return bid
 
 
 PASS_WORDS = ("pass", "p", "pas", "-")
@@ -135,15 +140,8 @@ def parse_auction(text, n):
             elif c in ("misere", "zwabber", "boonaak"):
                 a = {"misere": MISERE, "zwabber": ZWABBER, "boonaak": BOONAAK}[c]
             else:
-                try:
-                    v = int(c)
-                except ValueError:
-                    raise RulesError(f"auction: unknown call {call!r}: pass, a point bid 25..380 "
-                                     "(multiples of 5), misere, zwabber or boonaak") from None
-                if v not in POINT_BIDS:
-                    raise RulesError(f"auction: a point bid is a multiple of 5 from 25 to 380, "
-                                     f"got {v}")
-                a = LADDER.index(v)
+                a = LADDER.index(_point_bid(c, f"auction: unknown call {call!r}: pass, ",
+                                            "auction: "))
             toks.append((tok, q, a))
     if not toks:
         raise RulesError("auction: no calls given")
@@ -267,19 +265,16 @@ def revealed(card, led, trump, hi, preset):
     return SUIT[led]
 
 
-class BoonakenInfoState(TrickInfoState):
-    """One player's information state in a Boonaken deal (immutable).
+def _positions_of(n, position, declarer):
+    """The player's and the declarer's positions, checked (one-line errors)."""
+    return (position_arg(position, n, f"position must be 0..{n - 1} (0 = left of the dealer), "
+                         f"got {position!r}"),
+            position_arg(declarer, n, f"declarer must be a position 0..{n - 1}, got {declarer!r}"))
 
-    Per position: ``won`` (tricks), ``cpts`` (card points taken), ``voids`` (the engine's
-    suit bits: led suits not followed, for pimc), ``played_by``; ``vlog`` holds every
-    shown void as ``(position, trick, cards it could not hold)``; ``draws`` counts the
-    draw rounds so far (seed preset). ``stock`` is the stock's order when known (a
-    full-information deal), else ``my_draws`` lists my draws in order."""
-    game = GAME
-    __slots__ = ("rules", "position", "hand", "contract", "bid", "decl", "in_mis", "trump",
-                 "named", "open", "taken", "discarded", "roem", "tricks", "leader", "current",
-                 "won", "cpts", "voids", "vlog", "played", "played_by", "draws", "stock",
-                 "my_draws", "first_hand", "sim_known", "sim_pinned", "auction")
+
+class BoonakenTable:
+    """What every Boonaken state reads off its rules: ``n`` (players) and ``preset``."""
+    __slots__ = ()
 
     @property
     def n(self):
@@ -288,6 +283,22 @@ class BoonakenInfoState(TrickInfoState):
     @property
     def preset(self):
         return self.rules.preset_id
+
+
+class BoonakenInfoState(BoonakenTable, TrickInfoState):
+    """One player's information state in a Boonaken deal (immutable).
+
+    Per position: ``won`` (tricks), ``cpts`` (card points taken), ``voids`` (the engine's
+    suit bits: led suits not followed, for pimc), ``played_by``; ``vlog`` holds every
+    shown void as ``(position, trick, cards it could not hold)``; ``draws`` counts the
+    draw rounds so far (seed preset). ``stock`` is the stock's order when known (a
+    full-information deal), else ``my_draws`` lists my draws in order."""
+    game = GAME
+    DECK = 32
+    __slots__ = ("rules", "position", "hand", "contract", "bid", "decl", "in_mis", "trump",
+                 "named", "open", "taken", "discarded", "roem", "tricks", "leader", "current",
+                 "won", "cpts", "voids", "vlog", "played", "played_by", "draws", "stock",
+                 "my_draws", "first_hand", "sim_known", "sim_pinned", "auction")
 
     @property
     def layout(self):
@@ -322,13 +333,7 @@ class BoonakenInfoState(TrickInfoState):
         s = cls.__new__(cls)
         n = rules.players
         s.rules = rules
-        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
-                or not 0 <= position < n:
-            raise RulesError(f"position must be 0..{n - 1} (0 = left of the dealer), got {position!r}")
-        if isinstance(declarer, bool) or not isinstance(declarer, (int, np.integer)) \
-                or not 0 <= declarer < n:
-            raise RulesError(f"declarer must be a position 0..{n - 1}, got {declarer!r}")
-        s.position, s.decl = int(position), int(declarer)
+        s.position, s.decl = _positions_of(n, position, declarer)
         s.hand = _mask(hand, notation, "hand")
         if bin(s.hand).count("1") != 6 or s.hand & ~FULL:
             raise RulesError(f"hand of the wrong size: {bin(s.hand).count('1')} cards at the "
@@ -430,13 +435,7 @@ class BoonakenInfoState(TrickInfoState):
         :class:`RulesError` / :class:`CardError` with a one-line message."""
         rules = build_rules(4 if players is None else players, "seed" if preset is None else preset)
         n = rules.players
-        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
-                or not 0 <= position < n:
-            raise RulesError(f"position must be 0..{n - 1} (0 = left of the dealer), got {position!r}")
-        if isinstance(declarer, bool) or not isinstance(declarer, (int, np.integer)) \
-                or not 0 <= declarer < n:
-            raise RulesError(f"declarer must be a position 0..{n - 1}, got {declarer!r}")
-        position, declarer = int(position), int(declarer)
+        position, declarer = _positions_of(n, position, declarer)
         con = parse_contract(contract)
         if isinstance(trump, str):
             t = trump.strip().lower()
@@ -448,13 +447,7 @@ class BoonakenInfoState(TrickInfoState):
             raise CardError("--hand is empty")
         if len(set(codes)) != len(codes):
             raise CardError("--hand lists a card twice")
-        tricks = parse_history(history, notation, deck=32)
-        for i, tt in enumerate(tricks):
-            if len(tt) > n or (len(tt) < n and i < len(tricks) - 1):
-                raise RulesError(f"history: trick {i + 1} has {len(tt)} cards; every finished "
-                                 f"trick has {n}")
-        if tricks and len(tricks[-1]) == n:
-            tricks.append([])
+        tricks = parse_tricks(history, n, notation, deck=32)
         # my own cards in the history (winners need only trump)
         ftrump = -1 if tr in (None, "first") else tr
         if tr == "first" and tricks and tricks[0]:
@@ -496,14 +489,6 @@ class BoonakenInfoState(TrickInfoState):
     def is_terminal(self):
         return self.t >= self.n_tricks
 
-    @property
-    def to_move(self):
-        return None if self.is_terminal else (self.leader + len(self.current)) % self.n
-
-    @property
-    def hand_cards(self):
-        return _bits(self.hand)
-
     def _tc(self):
         a = np.zeros(5, dtype=np.int64)
         a[:len(self.current)] = self.current
@@ -536,48 +521,24 @@ class BoonakenInfoState(TrickInfoState):
             m |= self.open
         return m
 
-    def _legal_mask(self):
-        p = self.to_move
-        if p is None:
-            return 0
-        if p != self.position:
-            return self.unseen_mask() & ~self._cannot_hold(p)
+    def _own_legal_mask(self):
         return int(pq.legal_here_nb(np.int64(self.hand), self._tc(), len(self.current),
                                     self.trump, self.preset))
 
-    def legal_actions(self):
-        return _bits(self._legal_mask())
+    def _illegal_why(self, cs):
+        duty = "trump in" if self.preset != PRESET_LEIMUIDEN else "trump duties"
+        return f"may not play {cs} here (follow suit; {duty} when void)"
 
     def apply(self, card, notation="en"):
         """A new state with ``card`` played by :attr:`to_move` (validated)."""
-        if isinstance(card, str):
-            card = parse_card(card, notation, deck=32)
-        card = int(card)
-        cs = card_str(card, notation)
-        if self.is_terminal:
-            raise RulesError("the deal is over: no card can be played")
-        if not FULL >> card & 1:
-            raise CardError(f"{cs} is not in the 32-card deck")
-        p = self.to_move
+        card, cs, p = self._card_to_play(card, notation)
         bit = 1 << card
-        if self.played & bit:
-            raise CardError(f"{cs} was already played")
         tn = len(self.current)
         trump = self.trump
         if self.t == 0 and tn == 0 and not self.named:
             trump = card >> 4
         led, winner, wj, hi, _ = pq.trick_state_nb(self._tc(), tn, trump)
-        if p == self.position:
-            if not self.hand & bit:
-                raise CardError(f"{cs} is not in the hand of position {p}")
-            if not self._legal_mask() & bit:
-                raise RulesError(f"position {p} may not play {cs} here (follow suit; "
-                                 f"{'trump in' if self.preset != PRESET_LEIMUIDEN else 'trump duties'} "
-                                 "when void)")
-        else:
-            if self.hand & bit:
-                raise CardError(f"{cs} is in the hand of position {self.position}; "
-                                f"position {p} cannot play it")
+        if p != self.position:
             if self.discarded & bit:
                 raise CardError(f"{cs} was discarded by the declarer")
             if self.public_out() & bit:
@@ -611,12 +572,10 @@ class BoonakenInfoState(TrickInfoState):
             a[:len(cur)] = cur
             wj, pts = pq.trick_result_nb(a, len(cur), trump)
             w = (self.leader + int(wj)) % self.n
-            won, cp = list(self.won), list(self.cpts)
-            won[w] += 1
+            cp = list(self.cpts)
             cp[w] += int(pts)
-            s.won, s.cpts = tuple(won), tuple(cp)
-            s.tricks = self.tricks + ((self.leader, cur, w),)
-            s.current = ()
+            s.cpts = tuple(cp)
+            self._close_trick(s, cur, w)
             if self.preset == PRESET_SEED and 32 - self.stock_pos >= self.n:
                 j = (self.position - self.leader) % self.n
                 if self.stock is not None:
@@ -632,7 +591,6 @@ class BoonakenInfoState(TrickInfoState):
                     raise CardError(f"drawn card {card_str(got, notation)} was already seen")
                 s.hand |= gb
                 s.draws = self.draws + 1
-            s.leader = w
         else:
             s.current = cur
         return s
@@ -705,12 +663,7 @@ class BoonakenInfoState(TrickInfoState):
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
         """The card the built-in ``policy`` plays here, exactly as the simulator would
         (``deal``: the simulator's global deal index, for random and pimc)."""
-        check_policy(policy, POLICIES)
-        p = self.to_move
-        if p is None:
-            raise RulesError("the deal is over: no card to play")
-        if p != self.position:
-            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        p = self._my_turn(policy, POLICIES)
         a = self.kernel_args()
         auc = np.array(list(self.auction) or [(0, -1)], dtype=np.int64).reshape(-1, 2)
         if policy == "heuristic":
@@ -751,11 +704,6 @@ class BoonakenInfoState(TrickInfoState):
                             sn.AUCTION_EPS if eps is None else float(eps), np.int64(count),
                             cand, ah, logw)
         return cand, ah, logw
-
-    def history_str(self, notation="en"):
-        parts = [" ".join(card_str(c, notation) for c in cards) for _, cards, _ in self.tricks]
-        parts.append(" ".join(card_str(c, notation) for c in self.current))
-        return " | ".join(parts).strip(" |")
 
 
 class BoonakenDeal(Deal):
@@ -883,15 +831,7 @@ def deal_from_record(rec, notation="en"):
 
 def positions_from_record(rec, notation="en"):
     """Yield ``(info_state, card_played)`` for every card of a recorded deal."""
-    d = deal_from_record(rec, notation)
-    dealer, n = rec["dealer"], rec["players"]
-    for tr in rec["tricks"]:
-        for s, c in tr["cards"]:
-            if d.to_move != (s - dealer - 1) % n:
-                raise RulesError("record: play out of turn")
-            code = parse_card(c, notation, deck=32)
-            yield d.info_state(d.to_move), code
-            d = d.apply(code)
+    yield from deal_from_record(rec, notation).replay_record(rec, notation)
 
 
 def _auction_args(state, policy="heuristic", tau=None, eps=None):
@@ -968,15 +908,10 @@ def play_query(players=4, preset="seed", hand=None, position=None, declarer=None
     sampled world is then weighted by its likelihood under the soft heuristic bidder
     (``auction_tau``/``auction_eps``: its scale and floor, default the strong policy's)."""
     samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, worlds, seed)
-    if state is None:
-        state = BoonakenInfoState.from_inputs(players, preset, hand, position, declarer,
-                                              contract, trump, open_cards, taken, history,
-                                              joiners, drawn, discarded, roem, notation,
-                                              auction=auction)
-    elif state.to_move != state.position:
-        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
+    state, cards = query_state(state, lambda: BoonakenInfoState.from_inputs(
+        players, preset, hand, position, declarer, contract, trump, open_cards, taken, history,
+        joiners, drawn, discarded, roem, notation, auction=auction))
     n = state.n
-    cards = np.array(state.legal_actions(), dtype=np.int64)
     K = len(cards)
     k = query_kernels(pq, threads, K * samples, policy)
     a, sa = state.kernel_args(), state.sampler_args()
@@ -1019,9 +954,7 @@ def play_query(players=4, preset="seed", hand=None, position=None, declarer=None
                           "value_ci": v["mean_ci"], "p_make": v["p"], "p_make_ci": v["p_ci"],
                           "expected_score": sc["mean"], "expected_score_ci": sc["mean_ci"]})
     choice = card_str(state.decide(policy=policy, seed=seed, worlds=worlds), notation)
-    top = max(x["value"] for x in out_cards)
-    tied = [x for x in out_cards if x["value"] == top]
-    best = next((x for x in tied if x["card"] == choice), tied[0])
+    best = recommended(out_cards, choice)
     out = {
         "game": GAME,
         "players": n,

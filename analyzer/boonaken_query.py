@@ -107,7 +107,7 @@ def bid_advice(players, hand, open_cards, preset="seed", samples=None, policy="h
 
 def render(r, seed):
     """The Boonaken bid advice as text lines."""
-    from .evidence import with_rules
+    from .evidence import interval, with_rules
     lines = []
     lines.append(f"Boonaken ({r['preset']}), {r['players']} players: {' '.join(r['hand'])}; "
                f"open {' '.join(r['open'])}")
@@ -119,8 +119,7 @@ def render(r, seed):
     for b in r["bids"]:
         if isinstance(b["bid"], int) and (b["p_make"] in (0.0, 1.0)) and b["bid"] % 25:
             continue   # keep the table short: certain levels only every 25 points
-        ci = b["p_make_ci"]
-        iv = f"{NA:<15}" if ci is None else f"[{ci[0]:5.1%}, {ci[1]:5.1%}]"
+        iv = interval(b["p_make_ci"], "5.1%", f"{NA:<15}")
         lines.append(f"{str(b['bid']):<10} {b['p_make']:>7.1%}  {iv}  {b['trump'] or '-'}")
     lines.append("")
     lines.append(f"highest bid worth making (P >= 50%): {r['highest_bid']}")

@@ -177,18 +177,14 @@ class DaskBackend:
         return self
 
     def __exit__(self, *exc):
-        if self.client is not None:
-            try:
-                self.client.close()
-            except Exception:
-                pass
-            self.client = None
-        if self.cluster is not None:
-            try:
-                self.cluster.close()
-            except Exception:
-                pass
-            self.cluster = None
+        for name in ("client", "cluster"):      # the client first, then its cluster
+            part = getattr(self, name)
+            if part is not None:
+                try:
+                    part.close()
+                except Exception:
+                    pass
+                setattr(self, name, None)
         return False
 
     def _wait(self, fut, index):

@@ -99,20 +99,16 @@ def contract_query(hand, available=None, samples=None, policy="heuristic",
 
 def render(r):
     """The contract query's answer as text lines."""
-    from .evidence import with_rules
-    lines = []
-    lines.append(f"Bonken, you choose with: {' '.join(r['hand'])}")
-    lines.append(f"{r['samples']:,} sampled deals, everyone plays {r['policy']}, seed {r['seed']}")
-    lines.append(f"model: {r['others_model']}")
-    lines.append("")
-    lines.append("contract             your score  95% interval        vs average   others (left, right, dealer)")
+    from .evidence import interval, mark, with_rules
+    lines = [f"Bonken, you choose with: {' '.join(r['hand'])}",
+             f"{r['samples']:,} sampled deals, everyone plays {r['policy']}, seed {r['seed']}",
+             f"model: {r['others_model']}", "",
+             "contract             your score  95% interval        vs average   others (left, right, dealer)"]
     for c in r["contracts"]:
-        ci = c["expected_score_ci"]
-        iv = f"{NA:<18}" if ci is None else f"[{ci[0]:7.2f}, {ci[1]:7.2f}]"
+        iv = interval(c["expected_score_ci"], "7.2f", f"{NA:<18}")
         oth = " ".join(f"{x:7.2f}" for x in c["others"])
-        mark = "  <- recommended" if c["contract"] == r["recommended"] else ""
         lines.append(f"{c['contract']:<20} {c['expected_score']:>10.2f}  {iv}  "
-                   f"{c['vs_average']:>+10.2f}   {oth}{mark}")
+                     f"{c['vs_average']:>+10.2f}   {oth}{mark(c['contract'], r['recommended'])}")
     lines.append("")
     for kind in ("negative", "trump"):
         if f"recommended_{kind}" in r:

@@ -41,6 +41,7 @@ THIN_MARGIN = 1.05      # thin to an expected effective size of this × the requ
 MIN_EFFECTIVE = 1000    # fewer effective samples than this: a warning
 MIN_FOR_INTERVAL = 30   # fewer than this: no interval is shown
 NA = "n/a (too few effective samples)"
+RECOMMENDED = "  <- recommended"
 
 __all__ = ["BID_MODELS", "check_bid_model", "bid_slope", "pass_scale", "describe_model",
            "weight_stats", "draw_weights", "thin", "warnings", "interval_ok", "fmt_ci",
@@ -123,6 +124,17 @@ def _stop(w, target):
     return int(hit[0]) + 1 if len(hit) else None
 
 
+def interval(ci, spec, na=NA):
+    """A 95% interval as text, ``[lo, hi]`` with both ends in the format ``spec``; ``na``
+    when there is none (too few effective samples)."""
+    return na if ci is None else f"[{ci[0]:{spec}}, {ci[1]:{spec}}]"
+
+
+def mark(choice, recommended):
+    """The recommended row's mark in a query's table ("" on every other row)."""
+    return RECOMMENDED if choice == recommended else ""
+
+
 def draw_weights(kernel, target, budget, first=None):
     """Draw deals 0, 1, … in batches, ``kernel(start, count) -> (logw, u)`` weighing them,
     until the stop rule (module doc) or ``budget`` deals; returns ``(logw, u)`` of the
@@ -147,6 +159,20 @@ def draw_weights(kernel, target, budget, first=None):
         st = weight_stats(w)
         rate = max(st["effective_samples"] / drawn, 1e-3)
         batch = int(min(budget - drawn, max(256, (RAW_FACTOR * target - st["effective_samples"]) / rate * 1.1)))
+
+
+def draw_consistent(kernel, target, budget, refused):
+    """:func:`draw_weights` then :func:`thin`: ``(deals, weights, drawn, accepted)`` with
+    the number of deals drawn and of those of positive likelihood; when none has any,
+    ``RulesError(refused.format(drawn=drawn))`` (one line)."""
+    from fastsim.common import RulesError
+    logw, u = draw_weights(kernel, target, budget)
+    drawn = len(logw)
+    accepted = int(np.isfinite(logw).sum())
+    if accepted == 0:
+        raise RulesError(refused.format(drawn=drawn))
+    deals, w = thin(logw, u, target)
+    return deals, w, drawn, accepted
 
 
 def thin(logw, u, target):

@@ -24,9 +24,11 @@ later trick by the previous trick's winner.
 """
 import numpy as np
 
-from fastsim.cards import CardError, card_str, parse_card
+from fastsim.cards import DECK32, CardError, card_str, parse_card
 from fastsim.common import RulesError
 from .stats_core import Z95, wilson
+
+FULL32 = sum(1 << int(c) for c in DECK32)   # the 32-card deck's mask
 
 __all__ = ["parse_history", "parse_bid_list", "decide", "weighted_summary", "ess",
            "RulesError", "CardError"]
@@ -63,6 +65,56 @@ def parse_history(history, notation="en", deck=52):
         out.pop()
         out.append([])
     return out
+
+
+def parse_tricks(history, n, notation="en", deck=52, per_trick=None):
+    """The history's tricks (:func:`parse_history`) for ``n`` players: every finished trick
+    has ``n`` cards (else one line, saying it has ``per_trick``, by default ``n``); after a
+    finished last trick the trick in progress is an empty one."""
+    tricks = parse_history(history, notation, deck)
+    for i, tr in enumerate(tricks):
+        if len(tr) > n or (len(tr) < n and i < len(tricks) - 1):
+            raise RulesError(f"history: trick {i + 1} has {len(tr)} cards; every finished "
+                             f"trick has {n if per_trick is None else per_trick}")
+    if tricks and len(tricks[-1]) == n:
+        tricks.append([])
+    return tricks
+
+
+def position_arg(x, n, message):
+    """``x`` as a position 0..n−1 (an integer, not a bool), else ``RulesError(message)``."""
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or not 0 <= x < n:
+        raise RulesError(message)
+    return int(x)
+
+
+def suit_cards(suits):
+    """The cards of the suits whose bits are set in ``suits`` (a void mask) as a card mask."""
+    return sum(0x1FFF << (16 * s) for s in range(4) if suits >> s & 1)
+
+
+def recommended(cards, choice, key="value", tie=None):
+    """The recommended row of a play query's ``cards``: the highest ``key``; among the rows
+    tied for it the policy's own card ``choice``, else ``tie(tied rows)`` (by default the
+    first)."""
+    top = max(x[key] for x in cards)
+    tied = [x for x in cards if x[key] == top]
+    return next((x for x in tied if x["card"] == choice), tied[0] if tie is None else tie(tied))
+
+
+def query_state(state, make, threads=None):
+    """The state a play query scores: ``make()`` (built from the inputs) when ``state`` is
+    None, else ``state``, whose own player must be the one to move; ``threads`` (None:
+    as they are) sets the engine's threads. Returns ``(state, its legal actions as an
+    int64 array)``."""
+    if state is None:
+        state = make()
+    elif state.to_move != state.position:
+        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
+    if threads is not None:
+        from fastsim.boerenbridge import set_threads
+        set_threads(threads)
+    return state, np.array(state.legal_actions(), dtype=np.int64)
 
 
 def parse_bid_list(text, n, what="bids"):
@@ -239,23 +291,151 @@ def dealt_masks(hands, n, notation="en", deck=52, check=True):
     return masks
 
 
+def bits(mask):
+    """The card codes of a bit mask, increasing."""
+    return [c for c in range(64) if mask >> c & 1]
+
+
 class InfoState:
     """Base of every game's information state: immutable, ``__slots__`` only; ``apply``
-    returns a changed copy made by ``_copy``."""
+    returns a changed copy made by ``_copy``. Every state has ``position`` (whose view)
+    and ``hand`` (that player's cards now, a bit mask)."""
     __slots__ = ()
+    ENDED = "the deal is over"     # the messages' words once nothing can be played
 
     def _copy(self):
         return copy_state(self)
 
+    @property
+    def hand_cards(self):
+        return bits(self.hand)
+
+    def _check_holder(self, p, card, cs):
+        """Position ``p`` may hold ``card`` as far as this player's hand tells: my own card
+        must be in my hand, another player's must not."""
+        mine = self.hand >> card & 1
+        if p == self.position and not mine:
+            raise CardError(f"{cs} is not in the hand of position {p}")
+        if p != self.position and mine:
+            raise CardError(f"{cs} is in the hand of position {self.position}; "
+                            f"position {p} cannot play it")
+
+    def _my_turn(self, policy, policies, over=None):
+        """``decide``'s checks: a built-in policy, and this player to play (``over``: the
+        message once nothing is left to play). Returns the position to move."""
+        check_policy(policy, policies)
+        p = self.to_move
+        if p is None:
+            raise RulesError(over or f"{self.ENDED}: no card to play")
+        if p != self.position:
+            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        return p
+
 
 class TrickInfoState(InfoState):
-    """An information state of a trick game: ``tricks`` holds the finished tricks."""
+    """An information state of a trick game: ``tricks`` holds the finished tricks,
+    ``leader``/``current`` the trick in progress. Subclasses give ``is_terminal``,
+    ``unseen_mask`` and ``_own_legal_mask`` (my legal cards when I am to move); ``DECK``
+    is the deck's size, ``n`` the number of players."""
     __slots__ = ()
+    n = 4
+    DECK = 52
 
     @property
     def t(self):
         """Number of finished tricks."""
         return len(self.tricks)
+
+    @property
+    def to_move(self):
+        return None if self.is_terminal else (self.leader + len(self.current)) % self.n
+
+    def legal_actions(self):
+        """Legal cards (codes, increasing) of ``to_move``; for another player, the cards it
+        might still hold as far as this player knows."""
+        return bits(self._legal_mask())
+
+    def _legal_mask(self):
+        p = self.to_move
+        if p is None:
+            return 0
+        if p != self.position:
+            return self.unseen_mask() & ~self._cannot_hold(p)
+        return self._own_legal_mask()
+
+    def _cannot_hold(self, q):
+        """Cards position ``q`` (not me) cannot hold as far as I know: here those of the
+        suits it showed itself void in (``voids``, suit bits)."""
+        return suit_cards(self.voids[q])
+
+    def _follow_suit(self):
+        """My cards of the suit led, or my whole hand when I lead or have none of it."""
+        if not self.current:
+            return self.hand
+        follow = self.hand & (0x1FFF << (16 * (self.current[0] >> 4)))
+        return follow if follow else self.hand
+
+    def _out_of_play(self, card, cs):
+        """A game's own refusal of ``card`` before the already-played check (none here)."""
+
+    def _card_to_play(self, card, notation):
+        """``apply``'s first checks: ``card`` (code or string) → ``(code, its text, the
+        position playing it)``; the deal must go on, the card be in the deck, not played
+        yet, and in my hand and legal if I play it, not in my hand if another does
+        (one-line errors; ``_illegal_why`` says why my card is not legal)."""
+        if isinstance(card, str):
+            card = parse_card(card, notation, deck=self.DECK)
+        card = int(card)
+        cs = card_str(card, notation)
+        if self.is_terminal:
+            raise RulesError(f"{self.ENDED}: no card can be played")
+        if self.DECK == 32 and not FULL32 >> card & 1:
+            raise CardError(f"{cs} is not in the 32-card deck")
+        self._out_of_play(card, cs)
+        if self.played >> card & 1:
+            raise CardError(f"{cs} was already played")
+        p = self.to_move
+        self._check_holder(p, card, cs)
+        if p == self.position and not self._own_legal_mask() >> card & 1:
+            raise RulesError(f"position {p} {self._illegal_why(cs)}")
+        return card, cs, p
+
+    def _close_trick(self, s, cur, w):
+        """Book on ``s`` (the copy of this state being played on) the full trick ``cur``,
+        won by position ``w``: one more trick for ``w``, who leads the next one."""
+        won = list(self.won)
+        won[w] += 1
+        s.won = tuple(won)
+        s.tricks = self.tricks + ((self.leader, cur, w),)
+        s.leader = w
+        s.current = ()
+
+    def held_by_others(self):
+        """How many cards each other position holds now (0 for this player); ``h`` is the
+        hand size."""
+        tn = len(self.current)
+        return [0 if q == self.position else self.h - self.t - (1 if (q - self.leader) % self.n < tn else 0)
+                for q in range(self.n)]
+
+    def is_determined(self, policy, cannot_hold):
+        """Is the outcome of every card fixed? True when nobody else holds a card any more,
+        or the policy is the deterministic heuristic and every unseen card has one possible
+        holder (``cannot_hold[q]``: the cards position ``q`` is known not to hold)."""
+        cap = self.held_by_others()
+        if sum(cap) == 0:
+            return True
+        if policy != "heuristic":
+            return False
+        unseen = self.unseen_mask()
+        if bin(unseen).count("1") != sum(cap):
+            return False
+        return all(sum(1 for q in range(self.n) if cap[q] > 0 and not cannot_hold[q] >> c & 1) <= 1
+                   for c in bits(unseen))
+
+    def history_str(self, notation="en"):
+        parts = [" ".join(card_str(c, notation) for c in cards) for _, cards, _ in self.tricks]
+        parts.append(" ".join(card_str(c, notation) for c in self.current))
+        return " | ".join(parts).strip(" |")
 
 
 class Deal:
@@ -297,6 +477,19 @@ class Deal:
 
     def decide(self, policy="heuristic", seed=0, **kw):
         return self.states[self.to_move].decide(policy=policy, seed=seed, **kw)
+
+    def replay_record(self, rec, notation="en"):
+        """Yield ``(info_state, card_played)`` for every card of the recorded deal ``rec``
+        (this deal being its start): the information state of the player to move and the
+        card the simulator played there."""
+        d, dealer, n = self, rec["dealer"], len(self.states)
+        for tr in rec["tricks"]:
+            for s, c in tr["cards"]:
+                if d.to_move != (s - dealer - 1) % n:
+                    raise RulesError("record: play out of turn")
+                code = parse_card(c, notation, d.states[0].DECK)
+                yield d.info_state(d.to_move), code
+                d = d.apply(code)
 
 
 def check_own_cards(codes, mine, position, notation="en"):

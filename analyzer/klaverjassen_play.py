@@ -20,12 +20,12 @@ model the other players follow: with ``heuristic`` (and in the rollouts of ``pim
 import numpy as np
 
 from fastsim.aot import kernels
-from fastsim.cards import CardError, FULL32, SUITS, card_str, mask_of, parse_card, parse_cards, parse_suit
+from fastsim.cards import CardError, FULL32, SUITS, card_str, mask_of, parse_cards, parse_suit
 from fastsim.klaverjassen_schema import (LAST_TRICK, PIMC_WORLDS, POLICIES, TRUMP_ABOVE, RulesError,
                                          build_rules)
 from fastsim.common import check_seed
 from .infostate import query_kernels
-from .infostate import TrickInfoState, check_policy, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, parse_history, weighted_summary, ess
+from .infostate import TrickInfoState, parse_tricks, recommended, position_arg, query_state, play_args, record_card, sample_hidden, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, weighted_summary, ess
 from .evidence import finish_play
 from .evidence import PASS_SCALE as CALL_SCALE
 from .progress import sliced
@@ -106,6 +106,7 @@ class KlaverjassenInfoState(TrickInfoState):
     game = GAME
     n = 4
     h = 8
+    DECK = 32
     __slots__ = ("rules", "position", "hand", "trump", "playing", "tricks", "leader",
                  "current", "won", "team_cp", "team_rm", "voids", "forbid", "played_by",
                  "played", "calls")
@@ -155,18 +156,9 @@ class KlaverjassenInfoState(TrickInfoState):
         codes = parse_cards(hand, notation, deck=32) if isinstance(hand, str) else [int(c) for c in hand]
         if not codes:
             raise CardError("--hand is empty")
-        if isinstance(position, bool) or not isinstance(position, (int, np.integer)) \
-                or not 0 <= position < 4:
-            raise RulesError(f"position must be 0..3 (0 = left of the dealer, 3 = dealer), "
-                             f"got {position}")
-        position = int(position)
-        tricks = parse_history(history, notation, deck=32)
-        for i, t in enumerate(tricks):
-            if len(t) > 4 or (len(t) < 4 and i < len(tricks) - 1):
-                raise RulesError(f"history: trick {i + 1} has {len(t)} cards; every finished "
-                                 "trick has 4")
-        if tricks and len(tricks[-1]) == 4:
-            tricks.append([])
+        position = position_arg(position, 4, f"position must be 0..3 (0 = left of the dealer, "
+                                f"3 = dealer), got {position}")
+        tricks = parse_tricks(history, 4, notation, deck=32)
         # my own cards in the history (winners need only trump, no rules)
         leader, mine = 0, []
         for t in tricks:
@@ -185,66 +177,36 @@ class KlaverjassenInfoState(TrickInfoState):
     def is_terminal(self):
         return self.t == 8
 
-    @property
-    def to_move(self):
-        return None if self.is_terminal else (self.leader + len(self.current)) % 4
-
-    @property
-    def hand_cards(self):
-        return [c for c in range(64) if self.hand >> c & 1]
-
     def unseen_mask(self):
         return int(FULL32) & ~(self.hand | self.played)
 
     def _trick_state(self):
         return pq.trick_state_nb(_arr(self.current), len(self.current), self.leader, self.trump)
 
-    def _legal_mask(self):
-        p = self.to_move
-        if p is None:
-            return 0
-        if p != self.position:
-            return self.unseen_mask() & ~self.forbid[p]
+    def _cannot_hold(self, q):
+        return self.forbid[q]
+
+    def _own_legal_mask(self):
         r = self.rules
         return int(pq.legal_here_nb(np.int64(self.hand), _arr(self.current), len(self.current),
-                                    self.leader, self.trump, TEAM_OF_POS, p, r.amsterdam,
-                                    r.undertrump_forced))
+                                    self.leader, self.trump, TEAM_OF_POS, self.position,
+                                    r.amsterdam, r.undertrump_forced))
 
-    def legal_actions(self):
-        m = self._legal_mask()
-        return [c for c in range(64) if m >> c & 1]
+    def _illegal_why(self, cs):
+        hi = self._trick_state()[3]
+        return f"may not play {cs} here (follow suit, {'overtrump' if hi >= 0 else 'trump'} when able)"
 
     def apply(self, card, notation="en"):
         """A new state with ``card`` played by :attr:`to_move` (validated)."""
-        if isinstance(card, str):
-            card = parse_card(card, notation, deck=32)
-        card = int(card)
-        cs = card_str(card, notation)
-        if self.is_terminal:
-            raise RulesError("the deal is over: no card can be played")
-        if not int(FULL32) >> card & 1:
-            raise CardError(f"{cs} is not in the 32-card deck")
-        p = self.to_move
+        card, cs, p = self._card_to_play(card, notation)
         bit = 1 << card
-        if self.played & bit:
-            raise CardError(f"{cs} was already played")
         led, winner, win_pos, hi, trick, tp = self._trick_state()
         pw = win_pos >= 0 and TEAM_OF_POS[win_pos] == TEAM_OF_POS[p]
-        if p == self.position:
-            if not self.hand & bit:
-                raise CardError(f"{cs} is not in the hand of position {p}")
-            if not self._legal_mask() & bit:
-                raise RulesError(f"position {p} may not play {cs} here (follow suit, "
-                                 f"{'overtrump' if hi >= 0 else 'trump'} when able)")
-        else:
-            if self.hand & bit:
-                raise CardError(f"{cs} is in the hand of position {self.position}; "
-                                f"position {p} cannot play it")
-            if self.forbid[p] & bit:
-                why = (f"showed earlier it has no {SUIT_NAMES[card >> 4]}"
-                       if self.voids[p] >> (card >> 4) & 1 else
-                       "showed by an earlier play (trumping duties) that it does not hold it")
-                raise RulesError(f"position {p} {why}, so it cannot play {cs}")
+        if p != self.position and self.forbid[p] & bit:
+            why = (f"showed earlier it has no {SUIT_NAMES[card >> 4]}"
+                   if self.voids[p] >> (card >> 4) & 1 else
+                   "showed by an earlier play (trumping duties) that it does not hold it")
+            raise RulesError(f"position {p} {why}, so it cannot play {cs}")
         s = self._copy()
         record_card(s, self, p, card, led)
         if p != self.position:
@@ -258,15 +220,11 @@ class KlaverjassenInfoState(TrickInfoState):
             w = int(w)
             pts = int(pts) + (LAST_TRICK if self.t == 7 else 0)
             team = int(TEAM_OF_POS[w])
-            won = list(self.won)
-            won[w] += 1
             cp, rm = list(self.team_cp), list(self.team_rm)
             cp[team] += pts
             rm[team] += int(pq.roem_nb(np.int64(mask), self.trump, self.rules.all_100))
-            s.won, s.team_cp, s.team_rm = tuple(won), tuple(cp), tuple(rm)
-            s.tricks = self.tricks + ((self.leader, cur, w),)
-            s.leader = w
-            s.current = ()
+            s.team_cp, s.team_rm = tuple(cp), tuple(rm)
+            self._close_trick(s, cur, w)
         else:
             s.current = cur
         return s
@@ -281,12 +239,7 @@ class KlaverjassenInfoState(TrickInfoState):
 
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=PIMC_WORLDS):
         """The card the built-in ``policy`` plays here, exactly as the simulator would."""
-        check_policy(policy, POLICIES)
-        p = self.to_move
-        if p is None:
-            raise RulesError("the deal is over: no card to play")
-        if p != self.position:
-            raise RulesError(f"it is position {p}'s turn, not position {self.position}'s")
+        p = self._my_turn(policy, POLICIES)
         a = self.kernel_args()
         r = self.rules
         if policy == "heuristic":
@@ -316,11 +269,6 @@ class KlaverjassenInfoState(TrickInfoState):
         score_deal_nb(_arr(self.team_cp, 2), _arr(self.team_rm, 2), self.playing,
                       _arr(tt, 2), out)
         return [int(x) for x in out]
-
-    def history_str(self, notation="en"):
-        parts = [" ".join(card_str(c, notation) for c in cards) for _, cards, _ in self.tricks]
-        parts.append(" ".join(card_str(c, notation) for c in self.current))
-        return " | ".join(parts).strip(" |")
 
 
 class KlaverjassenDeal(Deal):
@@ -362,15 +310,7 @@ def deal_from_record(rec, variants=(), notation="en"):
 
 def positions_from_record(rec, variants=(), notation="en"):
     """Yield ``(info_state, card_played)`` for every card of a recorded deal."""
-    d = deal_from_record(rec, variants, notation)
-    dealer = rec["dealer"]
-    for tr in rec["tricks"]:
-        for s, c in tr["cards"]:
-            if d.to_move != (s - dealer - 1) % 4:
-                raise RulesError("record: play out of turn")
-            code = parse_card(c, notation, deck=32)
-            yield d.info_state(d.to_move), code
-            d = d.apply(code)
+    yield from deal_from_record(rec, variants, notation).replay_record(rec, notation)
 
 
 def sample_worlds(state, count, seed=0, start=0, tau=CALL_SCALE):
@@ -385,21 +325,7 @@ def sample_worlds(state, count, seed=0, start=0, tau=CALL_SCALE):
 
 
 def _determined(state, policy):
-    tn = len(state.current)
-    cap = [0 if q == state.position else 8 - state.t - (1 if (q - state.leader) % 4 < tn else 0)
-           for q in range(4)]
-    if sum(cap) == 0:
-        return True
-    if policy != "heuristic":
-        return False
-    unseen = state.unseen_mask()
-    x = unseen
-    while x:
-        c = (x & -x).bit_length() - 1
-        x &= x - 1
-        if len([q for q in range(4) if cap[q] > 0 and not state.forbid[q] >> c & 1]) > 1:
-            return False
-    return True
+    return state.is_determined(policy, state.forbid)
 
 
 def play_query(hand, trump, caller, position, history="", samples=None,
@@ -408,13 +334,9 @@ def play_query(hand, trump, caller, position, history="", samples=None,
     """Score every legal card of the player to move; returns a JSON-able dict shaped like
     the Boerenbridge play query's (``value`` = expected margin, see the module doc)."""
     samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, worlds, seed)
-    if state is None:
-        state = KlaverjassenInfoState.from_inputs(hand, trump, caller, position, history,
-                                                  notation, variants, forced=forced)
-    elif state.to_move != state.position:
-        raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
+    state, cards = query_state(state, lambda: KlaverjassenInfoState.from_inputs(
+        hand, trump, caller, position, history, notation, variants, forced=forced))
     r = state.rules
-    cards = np.array(state.legal_actions(), dtype=np.int64)
     K = len(cards)
     k = query_kernels(pq, threads, K * samples, policy)
     a = state.kernel_args()
@@ -450,9 +372,7 @@ def play_query(hand, trump, caller, position, history="", samples=None,
                           "p_make_ci": marg["p_ci"], "expected_score": own["mean"],
                           "expected_score_ci": own["mean_ci"]})
     choice = card_str(state.decide(policy=policy, seed=seed, worlds=worlds), notation)
-    top = max(x["value"] for x in out_cards)
-    tied = [x for x in out_cards if x["value"] == top]
-    best = next((x for x in tied if x["card"] == choice), tied[0])
+    best = recommended(out_cards, choice)
     return finish_play({
         "game": GAME,
         "trump": SUITS[state.trump],

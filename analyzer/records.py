@@ -12,25 +12,36 @@ import numpy as np
 from fastsim.cards import SUITS, card_str, codes_of
 
 
-def deal_records(result, start=0, stop=None, notation="en"):
-    """Yield the record dicts of rows ``start:stop`` of a result made with ``record=True``."""
+def _rows(result, start, stop, n=4):
+    """Rows ``start:stop`` of a result made with ``record=True``: ``(row, dealer, seat)``
+    with ``seat`` mapping a position (0 = left of the dealer) to its seat."""
     if result.play is None:
         raise ValueError("the simulation was not run with record=True")
-    d, play = result.deals, result.play
-    n = result.rules.players
+    d = result.deals
     stop = len(d["deal"]) if stop is None else stop
     for r in range(start, stop):
         dealer = int(d["dealer"][r])
+        yield r, dealer, lambda p, dealer=dealer: (dealer + 1 + int(p)) % n
+
+
+def _hands(d, r, n, notation):
+    """Every seat's dealt hand of row ``r`` as card strings sorted by code."""
+    return [[card_str(c, notation) for c in codes_of(d["hands"][r, s])] for s in range(n)]
+
+
+def deal_records(result, start=0, stop=None, notation="en"):
+    """Yield the record dicts of rows ``start:stop`` of a result made with ``record=True``."""
+    d, play = result.deals, result.play
+    n = result.rules.players
+    for r, dealer, seat in _rows(result, start, stop, n):
         h = int(d["hand_size"][r])
-        seat = lambda p: (dealer + 1 + int(p)) % n  # noqa: E731  position -> seat
         tricks = _tricks(play, r, h, seat, notation, n)
         trump = int(d["trump"][r])
         yield {
             "players": n,
             "hand_size": h,
             "dealer": dealer,
-            "hands": [[card_str(c, notation) for c in codes_of(d["hands"][r, s])]
-                      for s in range(n)],
+            "hands": _hands(d, r, n, notation),
             "trump_card": card_str(d["trump_card"][r], notation),
             "trump": SUITS[trump] if trump >= 0 else None,
             "bids": [int(x) for x in d["bids"][r]],
@@ -56,13 +67,8 @@ def bonken_records(result, start=0, stop=None, notation="en"):
     """Bonken rounds in the shared shape plus ``contract``, ``chooser`` and, for Domino,
     ``moves`` (``[seat, card]`` in turn order, ``null`` for a pass) and ``out_order``."""
     from fastsim.bonken_schema import CONTRACTS, TRUMP_S, NO_TRUMP, DOMINO
-    if result.play is None:
-        raise ValueError("the simulation was not run with record=True")
     d, play = result.deals, result.play
-    stop = len(d["deal"]) if stop is None else stop
-    for r in range(start, stop):
-        dealer = int(d["dealer"][r])
-        seat = lambda p: (dealer + 1 + int(p)) % 4  # noqa: E731
+    for r, dealer, seat in _rows(result, start, stop):
         c = int(d["contract"][r])
         moves, out_order = [], []
         if c == DOMINO:
@@ -74,7 +80,7 @@ def bonken_records(result, start=0, stop=None, notation="en"):
             "players": 4,
             "hand_size": 13,
             "dealer": dealer,
-            "hands": [[card_str(x, notation) for x in codes_of(d["hands"][r, s])] for s in range(4)],
+            "hands": _hands(d, r, 4, notation),
             "trump_card": None,
             "trump": SUITS[c - TRUMP_S] if TRUMP_S <= c < NO_TRUMP else None,
             "bids": None,
@@ -92,13 +98,8 @@ def klaverjassen_records(result, start=0, stop=None, notation="en"):
     """Klaverjassen deals in the shared shape plus ``calls``, ``playing_team``, per-trick
     ``points`` and ``roem``, and ``team_scores``, ``card_points``, ``roem``, ``nat``, ``pit``
     (``scores`` per seat = the seat's team's banked score)."""
-    if result.play is None:
-        raise ValueError("the simulation was not run with record=True")
     d, play = result.deals, result.play
-    stop = len(d["deal"]) if stop is None else stop
-    for r in range(start, stop):
-        dealer = int(d["dealer"][r])
-        seat = lambda p: (dealer + 1 + int(p)) % 4  # noqa: E731
+    for r, dealer, seat in _rows(result, start, stop):
         tricks = _tricks(play, r, 8, seat, notation)
         for t, tr in enumerate(tricks):
             tr["points"] = int(play["points"][r, t])
@@ -113,7 +114,7 @@ def klaverjassen_records(result, start=0, stop=None, notation="en"):
             "players": 4,
             "hand_size": 8,
             "dealer": dealer,
-            "hands": [[card_str(x, notation) for x in codes_of(d["hands"][r, s])] for s in range(4)],
+            "hands": _hands(d, r, 4, notation),
             "trump_card": None,
             "trump": SUITS[int(d["trump"][r])],
             "bids": None,
@@ -226,21 +227,12 @@ def boonaken_records(result, start=0, stop=None, notation="en"):
 def write_jsonl(records, path, force=False):
     """Write records one JSON object per line, atomically (a temp file then rename); never
     over a special file, nor over an existing file without ``force``."""
-    import os
-    from .storage import check_output, write_failed
+    from .storage import atomic_path, check_output
     check_output(path, force)
-    tmp = f"{path}.part"
     count = 0
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            for rec in records:
-                f.write(json.dumps(rec, separators=(",", ":")))
-                f.write("\n")
-                count += 1
-        os.replace(tmp, path)
-    except OSError as e:
-        raise write_failed(path, e) from None
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as f:
+        for rec in records:
+            f.write(json.dumps(rec, separators=(",", ":")))
+            f.write("\n")
+            count += 1
     return count

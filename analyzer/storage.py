@@ -5,6 +5,7 @@ players, schedule, variants, seed, policies) travels in the file's metadata, so 
 can say exactly what produced it. Files are written with page checksums, and reading
 checks them.
 """
+import contextlib
 import errno
 import functools
 import json
@@ -30,6 +31,22 @@ def write_failed(path, e):
     else:
         reason = (str(e).strip() or type(e).__name__).splitlines()[0]
     return OutputError(f"cannot write {path}: {reason}")
+
+
+@contextlib.contextmanager
+def atomic_path(path, tmp=None):
+    """Write ``path`` atomically: the block writes the path this yields (``tmp``, by default
+    ``path.part``), which then replaces ``path``; a failed write leaves no temporary file
+    behind, and an OSError on the way is one line naming ``path`` (:func:`write_failed`)."""
+    tmp = f"{path}.part" if tmp is None else tmp
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except OSError as e:
+        raise write_failed(path, e) from None
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
 
 
 def run_metadata(result):
@@ -66,15 +83,8 @@ def write_parquet(result, path, force=False):
     meta = dict(table.schema.metadata or {})
     meta[META_KEY] = json.dumps(entry.metadata(result)).encode()
     table = table.replace_schema_metadata(meta)
-    tmp = f"{path}.part"
-    try:
+    with atomic_path(path) as tmp:
         pq.write_table(table, tmp, write_page_checksum=True)
-        os.replace(tmp, path)
-    except OSError as e:
-        raise write_failed(path, e) from None
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
     return table.num_rows
 
 

@@ -18,8 +18,8 @@ from fastsim import klaverjassen_nb as knb
 from fastsim.cards import CardError, card_str, mask_of, parse_cards, suit_str
 from fastsim.common import RulesError
 from fastsim.klaverjassen_schema import PIMC_WORLDS, POLICIES, build_rules
-from .evidence import (NA, check_bid_model, describe_model, draw_weights, gate_ci, pass_scale,
-                       sample_line, thin, warnings, weight_stats)
+from .evidence import (check_bid_model, describe_model, draw_consistent, gate_ci, pass_scale,
+                       sample_line, warnings, weight_stats)
 from .infostate import weighted_summary
 from .klaverjassen_play import others_model
 from .stats_core import check_query, check_worlds
@@ -71,13 +71,9 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
         return lw, u
 
     budget = samples * MAX_DRAW_FACTOR if condition else samples
-    logw, u = draw_weights(weigh, samples, budget)
-    drawn = len(logw)
-    accepted = int(np.isfinite(logw).sum())
-    if accepted == 0:
-        raise RulesError(f"no deal out of {drawn:,} sampled lets every earlier player pass "
-                         "under the exact heuristic call; try --bid-model soft or --policy random")
-    deals, w = thin(logw, u, samples)
+    deals, w, drawn, accepted = draw_consistent(
+        weigh, samples, budget, "no deal out of {drawn:,} sampled lets every earlier player "
+        "pass under the exact heuristic call; try --bid-model soft or --policy random")
     m = len(deals)
     r = {"hands": np.zeros((m, 4), dtype=np.int64),
          "trump": np.full((m, 5), -1, dtype=np.int64),
@@ -158,7 +154,7 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
 
 def render(r, position, seed):
     """The trump query's answer as text lines."""
-    from .evidence import with_rules
+    from .evidence import interval, mark, with_rules
     lines = []
     lines.append(f"Klaverjassen, position {position}{' (forced call)' if r['forced'] else ''}: "
                f"{' '.join(r['hand'])}")
@@ -169,11 +165,10 @@ def render(r, position, seed):
     lines.append("")
     lines.append("option  margin (us - them)  95% interval         P(nat)   P(pit)   we play")
     for o in r["options"]:
-        ci = o["expected_margin_ci"]
-        iv = NA if ci is None else f"[{ci[0]:7.1f}, {ci[1]:7.1f}]"
-        mark = "  <- recommended" if o["option"] == r["recommended"] else ""
+        iv = interval(o["expected_margin_ci"], "7.1f")
         lines.append(f"{o['option']:<7} {o['expected_margin']:>18.1f}  {iv}  "
-                   f"{o['p_nat']:>7.1%}  {o['p_pit']:>7.1%}  {o['p_we_play']:>7.0%}{mark}")
+                     f"{o['p_nat']:>7.1%}  {o['p_pit']:>7.1%}  {o['p_we_play']:>7.0%}"
+                     f"{mark(o['option'], r['recommended'])}")
     lines.append("")
     lines.append(f"recommended: {r['recommended']}")
     lines += [f"warning: {x}" for x in r["warnings"]]

@@ -20,17 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import machine  # noqa: E402  (benchmarks/machine.py)
+from machine import best_rate, machine  # noqa: E402  (benchmarks/machine.py)
 sys.path.insert(0, str(ROOT))
-
-
-def best_rate(fn, count, repeats=3):
-    best = 0.0
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        best = max(best, count / (time.perf_counter() - t))
-    return best
 
 
 def fresh_process(code, cache_dir):

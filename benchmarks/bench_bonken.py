@@ -6,19 +6,11 @@ seat, everything included (deal, choice, play, scoring, result arrays). No asser
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-
-def best_rate(fn, count, repeats=3):
-    best = 0.0
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        best = max(best, count / (time.perf_counter() - t))
-    return best
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import best_rate  # noqa: E402  (benchmarks/machine.py)
 
 
 def main():

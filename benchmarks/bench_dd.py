@@ -23,23 +23,16 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import cpu_model  # noqa: E402  (benchmarks/machine.py)
 
 
 def machine():
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
     try:
         load = " load average %.2f %.2f %.2f," % os.getloadavg()
     except OSError:
         load = ""
-    return f"{model}, {os.cpu_count()} cores,{load} python {platform.python_version()}"
+    return f"{cpu_model()}, {os.cpu_count()} cores,{load} python {platform.python_version()}"
 
 
 def load_module(path, name):

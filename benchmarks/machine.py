@@ -2,6 +2,7 @@
 Python), so that a figure in the README can name the machine it came from."""
 import os
 import platform
+import time
 
 
 def cpu_model():
@@ -22,3 +23,13 @@ def machine(memory=False):
     if memory:
         mem = f", {os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB"
     return f"{cpu_model()}, {os.cpu_count()} cores{mem}, Python {platform.python_version()}"
+
+
+def best_rate(fn, count, repeats=3):
+    """The best of ``repeats`` runs of ``fn()`` as ``count`` per second."""
+    best = 0.0
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        best = max(best, count / (time.perf_counter() - t))
+    return best

@@ -1,5 +1,4 @@
 """The bid query: exact agreement in 1-card deals, internal consistency, errors."""
-import itertools
 import json
 from fractions import Fraction
 
@@ -8,8 +7,7 @@ import pytest
 import naive_boerenbridge as ref
 from analyzer.bid_query import bid_query
 from conftest import run_cli
-
-SUITS = "SHDC"
+from helpers_bid import one_card_deals
 
 
 def exact_one_card(n, my_card, turned, position, bids_before, policy):
@@ -18,13 +16,8 @@ def exact_one_card(n, my_card, turned, position, bids_before, policy):
     bidding by ``policy``, made exactly ``bids_before`` (heuristic: 0 or 1; random:
     constant, i.e. no information)."""
     trump = turned[1]
-    unseen = [c for c in (r + s for s in SUITS for r in "23456789TJQKA")
-              if c not in (my_card, turned)]
-    others = [p for p in range(n) if p != position]
     num = den = 0
-    for cards in itertools.permutations(unseen, n - 1):
-        hands = dict(zip(others, cards))
-        hands[position] = my_card
+    for hands in one_card_deals(n, my_card, turned, position):
         if bids_before and policy == "heuristic":
             consistent = all(
                 ref.heuristic_bid([hands[q]], q, n, 1, trump, bids_before[:q], True, False)
@@ -32,8 +25,7 @@ def exact_one_card(n, my_card, turned, position, bids_before, policy):
             if not consistent:
                 continue
         den += 1
-        order = [hands[p] for p in range(n)]          # position 0 leads
-        num += ref.trick_winner(order, trump) == position
+        num += ref.trick_winner(hands, trump) == position       # position 0 leads
     return Fraction(num, den)
 
 

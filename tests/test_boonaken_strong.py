@@ -3,7 +3,6 @@ count, legal cards, the play interface's decide equals the engine card for card,
 exactly equivalent cards are merged, and strong seats run in tidy frames, tournaments and
 the CLI."""
 import json
-import math
 import random
 
 import numpy as np
@@ -15,6 +14,7 @@ from analyzer.infostate import copy_state, decide
 from analyzer.records import boonaken_records
 from analyzer.tournament import tournament
 from conftest import run_cli
+from helpers_boonaken import auction_loglik as _auction_loglik, bits as _bits
 from fastsim import boonaken as bo
 from fastsim.boonaken_schema import (PLAIN_POINTS, PLAIN_STRENGTH, POLICIES, POLICY_STRONG,
                                      PRESETS, TRUMP_POINTS, TRUMP_STRENGTH, parse_seat_policies)
@@ -133,54 +133,6 @@ def test_strong_seats_run_in_a_tournament_and_the_cli():
 
 
 # ----------------------------------------------------------------------------- auction weights
-
-def _bits(x):
-    return [c for c in range(64) if x >> c & 1]
-
-
-def _soft_action_prob(hand, open_cards, standing, has_bid_misere, action, n, preset, tau, eps):
-    """The soft heuristic bidder, written out from the naive engine's bidder
-    (tests/naive_boonaken.py): a wanted boonaak / zwabber / misère is taken for sure, else
-    the next point level with probability sigmoid((E·4//5 − value + ½)/tau), else a pass;
-    every action gets eps + (1 − 2·eps)·p."""
-    import naive_boonaken as nb
-    h = [nb.card_str(c) for c in _bits(hand)]
-    star = None
-    if standing < nb.BOONAAK and nb.wants_boonaak(h):
-        star = nb.BOONAAK
-    elif standing < nb.ZWABBER and nb.wants_zwabber(h):
-        star = nb.ZWABBER
-    elif (standing < nb.MISERE or (standing == nb.MISERE and not has_bid_misere)) \
-            and nb.wants_misere(h):
-        star = nb.MISERE
-    if star is not None:
-        p = 1.0 if action == star else 0.0
-    else:
-        holding = [nb.card_str(c) for c in _bits(hand | sum(1 << c for c in open_cards))]
-        est = max(nb.suit_values(holding, n, preset)) * 4 // 5
-        nxt = next((lv for lv in range(standing + 1, len(nb.LADDER)) if nb.is_point_level(lv)),
-                   None)
-        pb = 0.0 if nxt is None else 1.0 / (1.0 + math.exp(-(est - nb.LADDER[nxt] + 0.5) / tau))
-        p = pb if action == nxt else (1.0 - pb if action == -1 else 0.0)
-    return eps + (1.0 - 2.0 * eps) * p
-
-
-def _auction_loglik(auction, ahands, me, open_cards, n, preset, tau, eps):
-    """The auction's log likelihood, replayed turn by turn in plain Python."""
-    import naive_boonaken as nb
-    standing, in_mis, ll = -1, set(), 0.0
-    for q, a in auction:
-        if q != me:
-            ll += math.log(_soft_action_prob(ahands[q], open_cards, standing, q in in_mis, a,
-                                             n, preset, tau, eps))
-        if a == -1:
-            continue
-        if a == nb.MISERE and standing == nb.MISERE and q not in in_mis:
-            in_mis.add(q)
-        else:
-            standing, in_mis = a, ({q} if a == nb.MISERE else set())
-    return ll
-
 
 def _strong_states(n, preset, deals, seed, policies=("0=strong",)):
     res = _run(n, preset, deals, seed, policies, record=True)

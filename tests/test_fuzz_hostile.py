@@ -72,6 +72,12 @@ def shared(draw, fz, pimc=True):
                              BAD_POLICY)]
     if draw(st.booleans()):
         a += ["--worlds", fz(st.integers(1, 2).map(str), number(-2, 0))]
+    return a + seed_threads_json(draw, fz)
+
+
+def seed_threads_json(draw, fz):
+    """--seed, --threads, --json on coins."""
+    a = []
     if draw(st.booleans()):
         a += ["--seed", fz(st.integers(0, 9).map(str), number(-3, -1))]
     if draw(st.booleans()):
@@ -233,13 +239,7 @@ def tournament_args(draw):
         a += ["--worlds", fz(st.integers(1, 2).map(str), number(-2, 0))]
     elif "pimc" in pols:
         a += ["--worlds", "1"]
-    if draw(st.booleans()):
-        a += ["--seed", fz(st.integers(0, 9).map(str), number(-3, -1))]
-    if draw(st.booleans()):
-        a += ["--threads", fz(st.integers(1, 2).map(str), number(-2, 0))]
-    if draw(st.booleans()):
-        a += ["--json"]
-    return a
+    return a + seed_threads_json(draw, fz)
 
 
 @FUZZ

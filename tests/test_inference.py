@@ -4,7 +4,6 @@ weighting instead of rejection, the effective sample size and the thin-evidence 
 The soft-bidder likelihood is re-implemented here in plain Python from its definition,
 and the 1-card answers are checked against exact enumeration of every deal of the hidden
 cards weighted by it (using the slow reference bidder of tests/naive_boerenbridge.py)."""
-import itertools
 import json
 import math
 
@@ -12,6 +11,7 @@ import numpy as np
 import pytest
 
 import naive_boerenbridge as ref
+from helpers_bid import one_card_deals
 from analyzer import evidence as ev
 from analyzer.bid_query import bid_query, render as render_bid
 from analyzer.boerenbridge_play import BoerenbridgeInfoState, play_query
@@ -20,7 +20,6 @@ from analyzer.trump_query import render as render_trump, trump_query
 from conftest import run_cli
 from fastsim.bidmodel_nb import bid_loglik_nb, pass_loglik_nb
 
-SUITS = "SHDC"
 HAND8 = "AS KS 7H 2C QD 9D 3S 4H"
 
 
@@ -119,19 +118,14 @@ def enumerate_bid_query(n, my_card, turned, position, bids_before):
     """P(I win the trick) of a 1-card deal: every assignment of the unseen cards to the
     others, weighted by the soft likelihood of the earlier bids."""
     trump = turned[1]
-    unseen = [c for c in (r + s for s in SUITS for r in "23456789TJQKA")
-              if c not in (my_card, turned)]
-    others = [p for p in range(n) if p != position]
     num = den = 0.0
-    for cards in itertools.permutations(unseen, n - 1):
-        hands = dict(zip(others, cards))
-        hands[position] = my_card
+    for hands in one_card_deals(n, my_card, turned, position):
         w = 1.0
         for q in range(position):
             hb = ref.heuristic_bid([hands[q]], q, n, 1, trump, bids_before[:q], True, False)
             w *= soft_p(bids_before[q], hb, 1, -1)
         den += w
-        num += w * (ref.trick_winner([hands[p] for p in range(n)], trump) == position)
+        num += w * (ref.trick_winner(hands, trump) == position)
     return num / den
 
 
@@ -166,11 +160,8 @@ def enumerate_play_query(n, my_card, turned, bids):
     """P(position 0 makes its bid) leading its only card, everyone's bid known: every deal
     of the unseen cards weighted by the soft likelihood of the others' bids."""
     trump = turned[1]
-    unseen = [c for c in (r + s for s in SUITS for r in "23456789TJQKA")
-              if c not in (my_card, turned)]
     num = den = 0.0
-    for cards in itertools.permutations(unseen, n - 1):
-        hands = [my_card, *cards]
+    for hands in one_card_deals(n, my_card, turned, 0):
         w = 1.0
         for q in range(1, n):
             forbidden = 1 - sum(bids[:q]) if q == n - 1 else -1

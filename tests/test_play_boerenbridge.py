@@ -7,6 +7,7 @@ import random
 import numpy as np
 import pytest
 
+import analyzer.boerenbridge_play as bbp
 from analyzer.boerenbridge_play import (BoerenbridgeInfoState, BoerenbridgeDeal, play_query,
                                         positions_from_record, sample_worlds, deal_from_record)
 from analyzer.infostate import decide, parse_history
@@ -16,6 +17,8 @@ from fastsim.boerenbridge import simulate
 from fastsim.boerenbridge_schema import POLICY_NAMES, build_rules, parse_seat_policies
 from fastsim.cards import CardError, card_str, codes_of, parse_card
 from fastsim.common import RulesError
+from helpers_play import (check_answer, check_marginals, one_line_error_test, pick_states,
+                          played_out, replay_heuristic)
 
 
 def recorded(n_games, seed, players=4, hand_size=None, schedule=None, variants=(),
@@ -53,17 +56,7 @@ def test_heuristic_card_equals_simulator(case):
     rules, res, recs = recorded(n_games, seed, **case)
     checked = 0
     for r, rec in enumerate(recs):
-        variants = case.get("variants", ())
-        deal = deal_from_record(rec, variants)
-        for state, card in positions_from_record(rec, variants):
-            assert state.to_move == state.position
-            assert card in state.legal_actions()
-            assert decide(state, "heuristic") == card
-            checked += 1
-            deal = deal.apply(card)
-        assert deal.is_terminal
-        assert deal.scores() == [rec["scores"][(rec["dealer"] + 1 + p) % rec["players"]]
-                                 for p in range(rec["players"])]
+        checked += replay_heuristic(bbp, rec, case.get("variants", ()))[1]
     assert checked == sum(rec["hand_size"] * rec["players"] for rec in recs)
 
 
@@ -200,16 +193,8 @@ def void_states(n_wanted, seed, players, hand_size, t, min_void_bits):
     """Positions after ``t`` tricks whose history shows at least ``min_void_bits`` voids
     (one per deal)."""
     rules, res, recs = recorded(150, seed, players=players, hand_size=hand_size)
-    out = []
-    for rec in recs:
-        for state, _ in positions_from_record(rec):
-            if state.t == t and sum(bin(v).count("1") for v in state.voids) >= min_void_bits:
-                out.append(state)
-                break
-        if len(out) == n_wanted:
-            break
-    assert len(out) == n_wanted
-    return out
+    return pick_states(recs, positions_from_record, lambda state: state.t == t and sum(
+        bin(v).count("1") for v in state.voids) >= min_void_bits, n_wanted)
 
 
 def test_sampler_is_uniform_over_consistent_worlds():
@@ -222,16 +207,7 @@ def test_sampler_is_uniform_over_consistent_worlds():
         exact = enumerate_worlds(state)
         worlds, logw = sample_worlds(state, 8000, seed=3, condition_bids=False)
         assert np.isfinite(logw).all()
-        w = np.exp(logw - logw.max())
-        for q in range(state.n):
-            if q == state.position:
-                continue
-            for c in codes_of(state.unseen_mask()):
-                p_exact = sum(1 for x in exact if x[q] >> c & 1) / len(exact)
-                held = (worlds[:, q] >> c) & 1
-                p_est = float((w * held).sum() / w.sum())
-                assert abs(p_est - p_exact) < 0.035, (state, q, c, p_est, p_exact)
-                raw_off = max(raw_off, abs(float(held.mean()) - p_exact))
+        raw_off = max(raw_off, check_marginals(state, exact, worlds, logw, 0.035)[0])
     assert raw_off > 0.1
 
 
@@ -256,15 +232,7 @@ def test_sampler_with_bid_conditioning_matches_enumeration():
                                      bid_model="exact")
         keep = np.isfinite(logw)
         assert keep.sum() > 300
-        w = np.exp(logw[keep] - logw[keep].max())
-        worlds = worlds[keep]
-        for q in range(state.n):
-            if q == state.position:
-                continue
-            for c in codes_of(state.unseen_mask()):
-                p_exact = sum(1 for x in exact if x[q] >> c & 1) / len(exact)
-                held = (worlds[:, q] >> c) & 1
-                assert abs(float((w * held).sum() / w.sum()) - p_exact) < 0.05
+        check_marginals(state, exact, worlds[keep], logw[keep], 0.05)
 
 
 def test_values_match_exact_enumeration_near_the_end():
@@ -324,10 +292,7 @@ def test_query_on_many_positions():
             if not last and rng.random() > 0.08:
                 continue
             out = play_query(None, None, None, None, None, state=state, samples=60, seed=r)
-            legal = [card_str(c) for c in state.legal_actions()]
-            assert out["recommended"] in legal
-            assert [x["card"] for x in out["cards"]] == legal
-            assert out["policy_choice"] == card_str(card)
+            check_answer(out, state, card)
             assert out["to_move"] == state.position
             # the worlds are weighted by the soft bidder and thinned to about the requested
             # effective size (analyzer/evidence.py): a few more may be played
@@ -344,9 +309,7 @@ def test_query_on_many_positions():
                 n_exact += 1
                 assert out["exact"]
                 (x,) = out["cards"]
-                d = deal_from_record(rec)
-                for s2, c2 in positions_from_record(rec):
-                    d = d.apply(c2)
+                d = played_out(bbp, rec)
                 me = state.position
                 assert x["expected_score"] == d.scores()[me]
                 assert x["value_ci"] == [x["value"]] * 2
@@ -454,12 +417,7 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("name,expect,change", BAD, ids=[b[0] for b in BAD])
-def test_bad_history_is_a_one_line_input_error(name, expect, change):
-    with pytest.raises((RulesError, CardError)) as e:
-        play_query(**dict(BASE, **change), samples=20)
-    msg = str(e.value)
-    assert expect in msg and "\n" not in msg
+test_bad_history_is_a_one_line_input_error = one_line_error_test(play_query, BASE, BAD, samples=20)
 
 
 def test_inputs_that_are_fine():

@@ -7,14 +7,17 @@ import random
 import numpy as np
 import pytest
 
+import analyzer.bonken_play as bp
 from analyzer.bonken_play import (BonkenInfoState, play_query, positions_from_record,
-                                  sample_worlds, deal_from_record)
+                                  sample_worlds)
 from analyzer.infostate import decide
 from analyzer.records import bonken_records
 from fastsim.bonken import simulate
 from fastsim.bonken_schema import POLICY_NAMES, build_rules, parse_seat_policies
-from fastsim.cards import CardError, card_str
+from fastsim.cards import card_str
 from fastsim.common import RulesError
+from helpers_play import (assert_one_line_error, bad_inputs, check_answer, check_marginals,
+                          one_line_error_test, pick_states, played_out, replay_heuristic)
 
 
 def recorded(n_games, seed, variants=(), seat_policies=(), contract=None, worlds=3):
@@ -39,14 +42,7 @@ def test_heuristic_card_equals_simulator(variants, contract, n_games):
     n = 0
     contracts = set()
     for r, rec in recs:
-        d = deal_from_record(rec, variants)
-        for state, card in positions_from_record(rec, variants):
-            assert card in state.legal_actions()
-            assert decide(state, "heuristic") == card
-            d = d.apply(card)
-            n += 1
-        assert d.is_terminal
-        assert d.scores() == [rec["scores"][(rec["dealer"] + 1 + p) % 4] for p in range(4)]
+        n += replay_heuristic(bp, rec, variants)[1]
         contracts.add(rec["contract"])
     if contract is None:
         assert len(contracts) >= 8 and n > 5_000
@@ -139,16 +135,8 @@ def test_worlds_are_weighed_by_the_contract_choice():
     likelihood: weighted card frequencies agree with exact enumeration weighted by the soft
     chooser (written anew from the reference engine), and differ from the unweighted."""
     res, recs = recorded(20, 41)
-    states = []
-    for _, rec in recs:
-        for state, _ in positions_from_record(rec):
-            if state.t == 10 and not state.current and state.position != 1 \
-                    and state.contract != 6:
-                states.append(state)
-                break
-        if len(states) == 4:
-            break
-    assert len(states) == 4
+    states = pick_states((rec for _, rec in recs), positions_from_record, lambda state: (
+        state.t == 10 and not state.current and state.position != 1 and state.contract != 6), 4)
     moved = 0.0
     for state in states:
         avail = list(range(7)) if state.contract < 7 else list(range(7, 12))
@@ -161,18 +149,8 @@ def test_worlds_are_weighed_by_the_contract_choice():
         pw /= pw.sum()
         worlds, logw = sample_worlds(s, 6000, seed=5)
         assert np.array_equal(sample_worlds(s, 50, seed=5, weigh_choice=False)[0], worlds[:50])
-        w = np.exp(logw - logw.max())
-        for q in (0, 2, 3):
-            if q == s.position:
-                continue
-            for c in range(64):
-                if not any(x[q] >> c & 1 for x in exact):
-                    continue
-                p_soft = float(sum(p for x, p in zip(exact, pw) if x[q] >> c & 1))
-                p_flat = sum(1 for x in exact if x[q] >> c & 1) / len(exact)
-                held = (worlds[:, q] >> c) & 1
-                assert abs(float((w * held).sum() / w.sum()) - p_soft) < 0.04
-                moved = max(moved, abs(p_soft - p_flat))
+        moved = max(moved, check_marginals(s, exact, worlds, logw, 0.04, pw, qs=(0, 2, 3),
+                                           cards=range(64))[1])
     assert moved > 0.03
 
 
@@ -201,17 +179,12 @@ def test_query_on_many_positions():
             if not last and rng.random() > 0.05:
                 continue
             out = play_query(None, None, None, state=state, samples=40, seed=r)
-            legal = [card_str(c) for c in state.legal_actions()]
-            assert out["recommended"] in legal
-            assert [x["card"] for x in out["cards"]] == legal
-            assert out["policy_choice"] == card_str(card)
+            check_answer(out, state, card)
             if last:
                 n_exact += 1
-                d = deal_from_record(rec)
-                for _, c in positions_from_record(rec):
-                    d = d.apply(c)
                 (x,) = out["cards"]
-                assert out["exact"] and x["expected_score"] == d.scores()[state.position]
+                assert out["exact"] and x["expected_score"] == played_out(
+                    bp, rec).scores()[state.position]
                 assert x["expected_score_ci"] == [x["expected_score"]] * 2
     assert n_exact > 5
 
@@ -249,11 +222,7 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("name,expect,change", BAD, ids=[b[0] for b in BAD])
-def test_bad_history_is_a_one_line_input_error(name, expect, change):
-    with pytest.raises((RulesError, CardError)) as e:
-        play_query(**dict(BASE, **change), samples=10)
-    assert expect in str(e.value) and "\n" not in str(e.value)
+test_bad_history_is_a_one_line_input_error = one_line_error_test(play_query, BASE, BAD)
 
 
 def test_restricted_heart_lead_shows_a_hand_of_hearts():
@@ -294,7 +263,8 @@ def test_small_heuristic_kernels_equal_the_general_ones(monkeypatch):
 # ------------------------------------------------------------------ domino
 
 from analyzer.bonken_play import (DominoInfoState, domino_positions_from_record,  # noqa: E402
-                                  domino_sample_worlds, PASS, _domino_legal)
+                                  domino_sample_worlds, PASS, _domino_legal,
+                                  _domino_place)
 
 
 def domino_records(n, seed, seat_policies=()):
@@ -348,13 +318,7 @@ def test_domino_worlds_respect_the_passes():
                     else:
                         assert legal >> mv & 1
                         hands[p] &= ~(1 << mv)
-                        s_, r_ = mv >> 4, mv & 15
-                        if lo[s_] < 0:
-                            lo[s_] = hi[s_] = r_
-                        elif r_ > hi[s_]:
-                            hi[s_] = r_
-                        else:
-                            lo[s_] = r_
+                        lo, hi = _domino_place(lo, hi, mv)
             n_forbid += any(state.forbid)
     assert n_forbid > 20
 
@@ -393,12 +357,11 @@ DOMINO_BAD = [
 ]
 
 
-@pytest.mark.parametrize("name,expect,change", DOMINO_BAD, ids=[b[0] for b in DOMINO_BAD])
+@bad_inputs(DOMINO_BAD)
 def test_domino_bad_history(name, expect, change):
     kw = dict(dict(position=0), **change)
-    with pytest.raises((RulesError, CardError)) as e:
-        play_query("domino", kw["hand"], kw["position"], kw["history"], samples=10)
-    assert expect in str(e.value) and "\n" not in str(e.value)
+    assert_one_line_error(play_query, expect, "domino", kw["hand"], kw["position"],
+                          kw["history"], samples=10)
 
 
 @pytest.mark.parametrize("contract, policy, words", [

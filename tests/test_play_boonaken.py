@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pytest
 
+import analyzer.boonaken_play as bop
 from analyzer.boonaken_play import (BoonakenInfoState, auction_str, deal_from_record,
                                     play_query, positions_from_record, sample_worlds)
 from analyzer.infostate import copy_state, decide
@@ -16,8 +17,8 @@ from analyzer.records import boonaken_records
 from fastsim import boonaken as bo
 from fastsim.boonaken_schema import (CONTRACT_MISERE, CONTRACT_POINTS, CONTRACTS, POLICY_NAMES,
                                      PRESET_SEED, PRESETS, parse_seat_policies)
-from fastsim.cards import NL_SUITS, SUITS, CardError, card_str
-from fastsim.common import RulesError
+from fastsim.cards import NL_SUITS, SUITS, card_str
+from helpers_play import bad_inputs, check_answer, one_line_error_test, played_out, replay_heuristic
 
 FULL32 = sum(1 << (16 * s + r) for s in range(4) for r in range(5, 13))
 SHAPES = [(p, n) for p in PRESETS for n in (2, 3, 4, 5)]
@@ -28,6 +29,13 @@ def recorded(n, preset, deals, seed, seat_policies=(), worlds=3):
     pol = parse_seat_policies(n, "heuristic", seat_policies)
     res = bo.simulate(rules, deals, seed=seed, policies=pol, record=True, worlds=worlds)
     return res, [(i, r) for i, r in enumerate(boonaken_records(res)) if not r["void"]]
+
+
+def every_count(preset, deals, seed, seat_policies=()):
+    """``(n, i, rec)``: the recorded deals (not void) of :func:`recorded` for 2 to 5 players."""
+    for n in (2, 3, 4, 5):
+        for i, rec in recorded(n, preset, deals, seed, seat_policies)[1]:
+            yield n, i, rec
 
 
 def inputs_of(st, notation="en"):
@@ -63,14 +71,7 @@ def test_heuristic_card_equals_simulator(preset, n):
     res, recs = recorded(n, preset, 40, 12)
     count = 0
     for _, rec in recs:
-        d = deal_from_record(rec)
-        for state, card in positions_from_record(rec):
-            assert card in state.legal_actions()
-            assert decide(state, "heuristic") == card
-            d = d.apply(card)
-            count += 1
-        assert d.is_terminal
-        assert d.scores() == [rec["scores"][(rec["dealer"] + 1 + p) % n] for p in range(n)]
+        count += replay_heuristic(bop, rec)[1]
     assert count > 150 * n
 
 
@@ -201,18 +202,16 @@ def check_world(state, world, pasts=None):
 def test_sampled_worlds_never_contradict_the_history(preset):
     rng = random.Random(3)
     n_relaxed = n_rejected = 0
-    for n in (2, 3, 4, 5):
-        res, recs = recorded(n, preset, 12, 21)
-        for i, rec in recs:
-            states = [s for s, _ in positions_from_record(rec)]
-            for state in rng.sample(states, min(6, len(states))):
-                worlds, logw = sample_worlds(state, 40, seed=i)
-                assert np.isfinite(logw).any()
-                n_rejected += int((~np.isfinite(logw)).sum())
-                n_relaxed += any(t < state.draws for _, t, _ in state.vlog)
-                for w, lw in zip(worlds, logw):
-                    if np.isfinite(lw):
-                        check_world(state, w)
+    for _, i, rec in every_count(preset, 12, 21):
+        states = [s for s, _ in positions_from_record(rec)]
+        for state in rng.sample(states, min(6, len(states))):
+            worlds, logw = sample_worlds(state, 40, seed=i)
+            assert np.isfinite(logw).any()
+            n_rejected += int((~np.isfinite(logw)).sum())
+            n_relaxed += any(t < state.draws for _, t, _ in state.vlog)
+            for w, lw in zip(worlds, logw):
+                if np.isfinite(lw):
+                    check_world(state, w)
     if preset == "seed":
         assert n_relaxed > 10 and n_rejected > 0
 
@@ -307,35 +306,28 @@ def test_world_marginals_equal_exhaustive_enumeration():
 def test_query_on_thousands_of_positions(preset):
     rng = random.Random(4)
     n_pos = n_exact = 0
-    for n in (2, 3, 4, 5):
-        res, recs = recorded(n, preset, 40, 31)
-        for i, rec in recs:
-            d = deal_from_record(rec)
-            for _, c in positions_from_record(rec):
-                d = d.apply(c)
-            scores = d.scores()
-            final = d.info_state(0)
-            pts_final = final.cpts[final.decl] + (d.standing_roem()
-                                                  if final.contract == CONTRACT_POINTS else 0)
-            for state, card in positions_from_record(rec):
-                last = state.held_count(state.position) == 1 and len(state.current) == n - 1
-                if not last and rng.random() > 0.35:
-                    continue
-                out = play_query(state=state, samples=12, seed=i)
-                legal = [card_str(c) for c in state.legal_actions()]
-                assert out["recommended"] in legal
-                assert [x["card"] for x in out["cards"]] == legal
-                assert out["policy_choice"] == card_str(card)
-                n_pos += 1
-                if last:
-                    n_exact += 1
-                    (x,) = out["cards"]
-                    assert out["exact"]
-                    assert x["value"] == my_mark(state, scores)
-                    assert x["value_ci"] == [x["value"]] * 2
-                    assert x["expected_score"] == pts_final
-                    assert x["expected_score_ci"] == [pts_final] * 2
-                    assert x["p_make"] == (scores[state.decl] == 1) and x["p_make_ci"][0] == x["p_make"]
+    for n, i, rec in every_count(preset, 40, 31):
+        d = played_out(bop, rec)
+        scores = d.scores()
+        final = d.info_state(0)
+        pts_final = final.cpts[final.decl] + (d.standing_roem()
+                                              if final.contract == CONTRACT_POINTS else 0)
+        for state, card in positions_from_record(rec):
+            last = state.held_count(state.position) == 1 and len(state.current) == n - 1
+            if not last and rng.random() > 0.35:
+                continue
+            out = play_query(state=state, samples=12, seed=i)
+            check_answer(out, state, card)
+            n_pos += 1
+            if last:
+                n_exact += 1
+                (x,) = out["cards"]
+                assert out["exact"]
+                assert x["value"] == my_mark(state, scores)
+                assert x["value_ci"] == [x["value"]] * 2
+                assert x["expected_score"] == pts_final
+                assert x["expected_score_ci"] == [pts_final] * 2
+                assert x["p_make"] == (scores[state.decl] == 1) and x["p_make_ci"][0] == x["p_make"]
     assert n_pos > 1000 and n_exact > 50
 
 
@@ -444,11 +436,7 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("name,expect,change", BAD, ids=[b[0] for b in BAD])
-def test_bad_history_is_a_one_line_input_error(name, expect, change):
-    with pytest.raises((RulesError, CardError)) as e:
-        play_query(**dict(BASE, **change), samples=10)
-    assert expect in str(e.value) and "\n" not in str(e.value), str(e.value)
+test_bad_history_is_a_one_line_input_error = one_line_error_test(play_query, BASE, BAD)
 
 
 def _cli_args(kw):
@@ -461,7 +449,7 @@ def _cli_args(kw):
     return args
 
 
-@pytest.mark.parametrize("name,expect,change", BAD[:13], ids=[b[0] for b in BAD[:13]])
+@bad_inputs(BAD[:13])
 def test_cli_bad_history_exits_2_with_one_line(name, expect, change):
     from tests.conftest import invoke_cli
     code, out, err = invoke_cli(*_cli_args(dict(BASE, **change)), "--samples", "10")
@@ -515,21 +503,19 @@ def test_shown_voids_hold_in_the_real_hands(preset):
     import fastsim.boonaken_play_nb as pq
     from analyzer.boonaken_play import revealed
     shown = 0
-    for n in (2, 3, 4, 5):
-        res, recs = recorded(n, preset, 15, 77, ("0=random", "1=random"))
-        for _, rec in recs:
-            for state, card in positions_from_record(rec):
-                tn = len(state.current)
-                trump = card >> 4 if state.t == 0 and tn == 0 and not state.named else state.trump
-                led, _, _, hi, _ = pq.trick_state_nb(state._tc(), tn, trump)
-                f = revealed(card, led, trump, hi, state.preset)
-                rest = state.hand & ~(1 << card)
-                assert f & rest == 0
-                shown += f != 0
-                # tight: adding any one revealed card to the hand makes the play illegal
-                for x in range(64):
-                    if f >> x & 1 and not state.played >> x & 1 and x != card:
-                        legal = int(pq.legal_here_nb(np.int64(state.hand | 1 << x), state._tc(),
-                                                     tn, trump, state.preset))
-                        assert not legal >> card & 1
+    for _, _, rec in every_count(preset, 15, 77, ("0=random", "1=random")):
+        for state, card in positions_from_record(rec):
+            tn = len(state.current)
+            trump = card >> 4 if state.t == 0 and tn == 0 and not state.named else state.trump
+            led, _, _, hi, _ = pq.trick_state_nb(state._tc(), tn, trump)
+            f = revealed(card, led, trump, hi, state.preset)
+            rest = state.hand & ~(1 << card)
+            assert f & rest == 0
+            shown += f != 0
+            # tight: adding any one revealed card to the hand makes the play illegal
+            for x in range(64):
+                if f >> x & 1 and not state.played >> x & 1 and x != card:
+                    legal = int(pq.legal_here_nb(np.int64(state.hand | 1 << x), state._tc(),
+                                                 tn, trump, state.preset))
+                    assert not legal >> card & 1
     assert shown > 100

@@ -18,66 +18,10 @@ from analyzer.infostate import copy_state, ess
 from fastsim.boonaken_schema import CONTRACT_MISERE, PRESET_SEED
 from fastsim.boonaken_strong_nb import AUCTION_EPS, AUCTION_TAU
 from fastsim.common import RulesError
+from helpers_boonaken import auction_loglik as _loglik, auction_turns, bits as _bits
 
 BASE = tpb.BASE          # position 3 to move, declarer 2 bid 60 (seed preset, 4 players)
 AUCTION = "pass 50 60 pass pass"     # 0 passes, 1 bids 50, 2 bids 60, 3 (me) and 1 pass
-
-
-def _bits(x):
-    return [c for c in range(64) if x >> c & 1]
-
-
-def _soft_prob(hand, open_cards, standing, has_bid_misere, action, n, preset, tau, eps):
-    """P(action) of the soft heuristic bidder, written from the reference engine's bidder
-    (naive_boonaken.heuristic_auction_action): a wanted boonaak / zwabber / misère is its
-    action for sure; otherwise the next point level with probability
-    1 / (1 + exp(−(E·4//5 − level + ½) / tau)) and a pass with the rest; every action then
-    gets eps + (1 − 2·eps)·p. tau = 0: the reference bidder itself (p is 0 or 1)."""
-    import naive_boonaken as nb
-    h = [nb.card_str(c) for c in _bits(hand)]
-    star = None
-    if standing < nb.BOONAAK and nb.wants_boonaak(h):
-        star = nb.BOONAAK
-    elif standing < nb.ZWABBER and nb.wants_zwabber(h):
-        star = nb.ZWABBER
-    elif (standing < nb.MISERE or (standing == nb.MISERE and not has_bid_misere)) \
-            and nb.wants_misere(h):
-        star = nb.MISERE
-    if star is not None:
-        p = float(action == star)
-    else:
-        nxt = next((lv for lv in range(standing + 1, len(nb.LADDER))
-                    if nb.is_point_level(lv)), None)
-        if tau == 0:
-            want = nb.heuristic_auction_action(h, [nb.card_str(c) for c in open_cards
-                                                   if not hand >> c & 1],
-                                               standing, has_bid_misere, n, preset)
-            pb = float(want is not None)
-        else:
-            holding = [nb.card_str(c) for c in _bits(hand | sum(1 << c for c in open_cards))]
-            est = max(nb.suit_values(holding, n, preset)) * 4 // 5
-            pb = 0.0 if nxt is None else 1.0 / (1.0 + math.exp(
-                -(est - nb.LADDER[nxt] + 0.5) / tau))
-        p = pb if action == nxt else (1.0 - pb if action == -1 else 0.0)
-    return eps + (1.0 - 2.0 * eps) * p
-
-
-def _loglik(auction, ahands, me, open_cards, n, preset, tau=AUCTION_TAU, eps=AUCTION_EPS):
-    """The auction's log likelihood given every other position's auction hand, replayed
-    call by call (a misère while a misère stands: a join)."""
-    import naive_boonaken as nb
-    standing, in_mis, ll = -1, set(), 0.0
-    for q, a in auction:
-        if q != me:
-            p = _soft_prob(ahands[q], open_cards, standing, q in in_mis, a, n, preset, tau, eps)
-            ll += math.log(p) if p > 0 else -math.inf
-        if a == -1:
-            continue
-        if a == nb.MISERE and standing == nb.MISERE and q not in in_mis:
-            in_mis.add(q)
-        else:
-            standing, in_mis = a, ({q} if a == nb.MISERE else set())
-    return ll
 
 
 def _states(n, preset, deals, seed, every=1):
@@ -197,8 +141,7 @@ def test_hard_bidder_keeps_only_worlds_that_rebid_the_auction(preset, n):
         l0 = sample_worlds(_bare(st), 24, seed=i)[1]
         assert not (np.isfinite(lw) & ~np.isfinite(l0)).any()
         for k in np.flatnonzero(np.isfinite(lw)):
-            standing, in_mis = -1, set()
-            for q, a in st.auction:
+            for q, a, standing, in_mis in auction_turns(st.auction):
                 if q != st.position:
                     m = int(ah[k, q])       # (a declarer's hand may hold table cards)
                     got = nb.heuristic_auction_action(
@@ -206,12 +149,6 @@ def test_hard_bidder_keeps_only_worlds_that_rebid_the_auction(preset, n):
                         [nb.card_str(c) for c in _bits(st.open & ~m)], standing, q in in_mis,
                         n, preset)
                     assert (-1 if got is None else got) == a
-                if a == -1:
-                    continue
-                if a == nb.MISERE and standing == nb.MISERE and q not in in_mis:
-                    in_mis.add(q)
-                else:
-                    standing, in_mis = a, ({q} if a == nb.MISERE else set())
             assert lw[k] == l0[k]        # the auction's likelihood is exactly 1 there
             kept += 1
         rejected += int((np.isfinite(l0) & ~np.isfinite(lw)).sum())

@@ -10,12 +10,14 @@ import numpy as np
 import pytest
 
 from analyzer.infostate import decide
+import analyzer.klaverjassen_play as kp
 from analyzer.klaverjassen_play import (KlaverjassenInfoState, play_query, positions_from_record,
-                                        sample_worlds, deal_from_record, TEAM_OF_POS, _arr)
+                                        sample_worlds, TEAM_OF_POS, _arr)
 from analyzer.records import klaverjassen_records
 from fastsim import klaverjassen_play_nb as pq
-from fastsim.cards import CardError, card_str, codes_of
-from fastsim.common import RulesError
+from fastsim.cards import card_str, codes_of
+from helpers_play import (check_answer, check_marginals, one_line_error_test, pick_states,
+                          played_out, replay_heuristic)
 from fastsim.klaverjassen import simulate
 from fastsim.klaverjassen_schema import POLICY_NAMES, build_rules, parse_seat_policies
 
@@ -36,12 +38,8 @@ def test_heuristic_card_equals_simulator(variants):
     for dealer in (0, 1):
         res, recs = recorded(150, 7 + dealer, variants, first_dealer=dealer)
         for rec in recs:
-            d = deal_from_record(rec, variants)
-            for state, card in positions_from_record(rec, variants):
-                assert card in state.legal_actions()
-                assert decide(state, "heuristic") == card
-                d = d.apply(card)
-                n += 1
+            d, played = replay_heuristic(kp, rec, variants, seat_scores=False)
+            n += played
             ours = d.scores()                    # per position-team
             seat_team = [(rec["dealer"] + 1 + p) % 2 for p in (0, 1)]
             assert [rec["team_scores"][seat_team[0]], rec["team_scores"][seat_team[1]]] == ours
@@ -127,28 +125,13 @@ def enumerate_worlds(state):
 
 def test_sampler_is_uniform_over_consistent_worlds():
     res, recs = recorded(300, 29)
-    states = []
-    for rec in recs:
-        for state, _ in positions_from_record(rec):
-            if state.t == 5 and len(state.current) == 0 and bin(sum(state.forbid)).count("1") > 6:
-                states.append(state)
-                break
-        if len(states) == 6:
-            break
-    assert len(states) == 6
+    states = pick_states(recs, positions_from_record, lambda state: state.t == 5 and len(
+        state.current) == 0 and bin(sum(state.forbid)).count("1") > 6, 6)
     raw_off = 0.0
     for state in states:
         exact = enumerate_worlds(state)
         worlds, logw = sample_worlds(state, 8000, seed=2, tau=None)   # the sampler alone
-        w = np.exp(logw - logw.max())
-        for q in range(4):
-            if q == state.position:
-                continue
-            for c in codes_of(state.unseen_mask()):
-                p_exact = sum(1 for x in exact if x[q] >> c & 1) / len(exact)
-                held = (worlds[:, q] >> c) & 1
-                assert abs(float((w * held).sum() / w.sum()) - p_exact) < 0.035
-                raw_off = max(raw_off, abs(float(held.mean()) - p_exact))
+        raw_off = max(raw_off, check_marginals(state, exact, worlds, logw, 0.035)[0])
     assert raw_off > 0.05
 
 
@@ -181,16 +164,9 @@ def test_worlds_are_weighed_by_the_calling_round():
     frequencies agree with exact enumeration weighted by the soft caller (written anew from
     the reference engine), and differ from the unweighted ones."""
     res, recs = recorded(400, 37)
-    states = []
-    for rec in recs:
-        for state, _ in positions_from_record(rec):
-            others = [q for q in range(min(len(state.calls), 4)) if q != state.position]
-            if state.t == 5 and len(state.current) == 0 and len(others) >= 2:
-                states.append(state)
-                break
-        if len(states) == 4:
-            break
-    assert len(states) == 4
+    states = pick_states(recs, positions_from_record, lambda state: state.t == 5 and len(
+        state.current) == 0 and len([q for q in range(min(len(state.calls), 4))
+                                     if q != state.position]) >= 2, 4)
     moved = 0.0
     for state in states:
         exact = enumerate_worlds(state)
@@ -199,16 +175,7 @@ def test_worlds_are_weighed_by_the_calling_round():
         pw = np.exp(lw - lw.max())
         pw /= pw.sum()
         worlds, logw = sample_worlds(state, 8000, seed=4)
-        w = np.exp(logw - logw.max())
-        for q in range(4):
-            if q == state.position:
-                continue
-            for c in codes_of(state.unseen_mask()):
-                p_soft = float(sum(p for x, p in zip(exact, pw) if x[q] >> c & 1))
-                p_flat = sum(1 for x in exact if x[q] >> c & 1) / len(exact)
-                held = (worlds[:, q] >> c) & 1
-                assert abs(float((w * held).sum() / w.sum()) - p_soft) < 0.035
-                moved = max(moved, abs(p_soft - p_flat))
+        moved = max(moved, check_marginals(state, exact, worlds, logw, 0.035, pw)[1])
     assert moved > 0.05
 
 
@@ -231,16 +198,10 @@ def test_query_on_many_positions():
             if not last and rng.random() > 0.06:
                 continue
             out = play_query(None, None, None, None, state=state, samples=40, seed=r)
-            legal = [card_str(c) for c in state.legal_actions()]
-            assert out["recommended"] in legal
-            assert [x["card"] for x in out["cards"]] == legal
-            assert out["policy_choice"] == card_str(card)
+            check_answer(out, state, card)
             if last:
                 n_exact += 1
-                d = deal_from_record(rec)
-                for _, c in positions_from_record(rec):
-                    d = d.apply(c)
-                sc = d.scores()
+                sc = played_out(kp, rec).scores()
                 me = state.position & 1
                 (x,) = out["cards"]
                 assert out["exact"] and x["value"] == sc[me] - sc[1 - me]
@@ -281,11 +242,7 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("name,expect,change", BAD, ids=[b[0] for b in BAD])
-def test_bad_history_is_a_one_line_input_error(name, expect, change):
-    with pytest.raises((RulesError, CardError)) as e:
-        play_query(**dict(BASE, **change), samples=10)
-    assert expect in str(e.value) and "\n" not in str(e.value)
+test_bad_history_is_a_one_line_input_error = one_line_error_test(play_query, BASE, BAD)
 
 
 def test_trumping_duty_constraints():
