@@ -346,7 +346,8 @@ def results_stats(paths, by=None, which=(), feature=None):
             raise ValueError(f"cannot read {path}: {str(e).splitlines()[0]}") from None
     table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
     del tables
-    df = table.to_pandas(self_destruct=True, split_blocks=True)
+    from .storage import frame_of
+    df = frame_of(table, path, self_destruct=True, split_blocks=True)
     del table
     try:
         tables = entry.stats(df, which, by, feature)

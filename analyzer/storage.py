@@ -181,6 +181,16 @@ def check_metadata(meta, path):
         raise ValueError(f"{path}: troef metadata dealer {meta['first_dealer']} is not a seat")
 
 
+def frame_of(table, path, **options):
+    """``table.to_pandas(**options)``; a file whose pandas metadata is damaged (pyarrow
+    then trips over it with a KeyError, TypeError, ...) is a one-line ValueError."""
+    try:
+        return table.to_pandas(**options)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        raise ValueError(f"cannot read {path} as a troef results file: its pandas metadata "
+                         f"is damaged ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})") from None
+
+
 def read_parquet(path, columns=None):
     """Read a results file → (pandas DataFrame, run metadata dict)."""
     import pyarrow.parquet as pq
@@ -191,7 +201,7 @@ def read_parquet(path, columns=None):
     except Exception as e:  # pyarrow raises several types for a bad file
         raise ValueError(f"cannot read {path} as a troef results file: {str(e).splitlines()[0]}") from None
     meta = parse_metadata((table.schema.metadata or {}).get(META_KEY), path)
-    return table.to_pandas(), meta
+    return frame_of(table, path), meta
 
 
 def verify_file(path):

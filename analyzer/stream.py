@@ -518,4 +518,5 @@ def read_dataset(path, columns=None, filter=None):
         table = ds.dataset(files, format="parquet").to_table(columns=columns, filter=filter)
     except Exception as e:  # pyarrow raises several types for bad files or columns
         raise ValueError(f"cannot read {path}: {str(e).splitlines()[0]}") from None
-    return table.to_pandas(), meta
+    from .storage import frame_of
+    return frame_of(table, path), meta

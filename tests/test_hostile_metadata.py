@@ -78,3 +78,20 @@ def test_crafted_manifest_setups_are_refused(made, tmp_path, setup, needle):
     (copy / "_manifest.json").write_text(json.dumps(m))
     one_line(["stats", copy], needle)
     one_line(["report", "boerenbridge", "--from", copy, "--out", tmp_path / "rep"], needle)
+
+
+def test_damaged_pandas_metadata_is_one_line(made, tmp_path):
+    """A file whose pandas metadata lacks a column's type (found by the hostile-file fuzz:
+    pyarrow's to_pandas raised KeyError 'pandas_type')."""
+    d, f, ds = made
+    t = pq.read_table(f)
+    kv = dict(t.schema.metadata)
+    pandas_meta = json.loads(kv[b"pandas"])
+    del pandas_meta["columns"][0]["pandas_type"]
+    kv[b"pandas"] = json.dumps(pandas_meta).encode()
+    bad = tmp_path / "bad.parquet"
+    pq.write_table(t.replace_schema_metadata(kv), bad)
+    code, _, err = invoke_cli("stats", bad)      # reads only its columns: may answer
+    assert code in (0, 2) and "Traceback" not in err and len(err.splitlines()) <= 1
+    one_line(["report", "boerenbridge", "--from", bad, "--out", tmp_path / "rep"],
+             "pandas metadata is damaged")
