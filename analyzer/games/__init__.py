@@ -85,6 +85,36 @@ def concat_results(results, arrays=("deals", "games", "play")):
     return replace(first, **joined)
 
 
+def policy_names(policies):
+    """The policy names of per-seat codes (built-in names, "strong", a policy of your own)."""
+    from ..agents import policy_names as names
+    return names(policies)
+
+
+def tidy_frame(game, result):
+    """The tidy frame of ``result`` by ``analyzer.frames.tidy_<game>`` (``game``: a fixed
+    registry name, never input), a seat of a user policy naming it (``tidy_named``)."""
+    from .. import frames
+    from ..agents import tidy_named
+    return tidy_named(getattr(frames, "tidy_" + game), result)
+
+
+def frame_columns(game, result):
+    """The tidy table's columns as arrays by ``analyzer.frames.columns_<game>`` (built into
+    Arrow without pandas)."""
+    from .. import frames
+    return getattr(frames, "columns_" + game)(result)
+
+
+def run_metadata(game, players, result, **fields):
+    """A run's metadata as stored with results files: game and players, the game's own
+    ``fields`` (in order), then first dealer, variants, seed and policies."""
+    r = result.rules
+    return {"game": game, "players": players, **fields, "first_dealer": r.first_dealer,
+            "variants": r.variants, "seed": result.seed,
+            "policies": policy_names(result.policies)}
+
+
 def arrow_table(entry, result):
     """The tidy table of ``result`` as a pyarrow Table: built from the entry's ``columns``
     where it has them (no pandas on the results path), else from its DataFrame."""

@@ -4,7 +4,8 @@ Rules: docs/rules.md (Boerenbridge); engine: :mod:`fastsim.boerenbridge`.
 """
 import numpy as np
 
-from . import concat_results
+from . import concat_results, frame_columns, run_metadata, tidy_frame
+from . import policy_names  # noqa: F401 (the entry's interface)
 
 from fastsim import boerenbridge_schema as schema
 from fastsim.boerenbridge_schema import GAME, PIMC_WORLDS, POLICIES as _POLICIES, RulesError
@@ -63,11 +64,6 @@ def parse_policies(setup, policy="heuristic", seat_policy=()):
                                  setup.players, policy, seat_policy)
 
 
-def policy_names(policies):
-    from ..agents import policy_names as names
-    return names(policies)
-
-
 def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=False,
              worlds=PIMC_WORLDS):
     from .. import agents
@@ -81,25 +77,20 @@ def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=Fals
 
 
 def tidy(result):
-    from ..agents import tidy_named
-    from ..frames import tidy_boerenbridge
-    return tidy_named(tidy_boerenbridge, result)
+    return tidy_frame(GAME, result)
 
 
 def columns(result):
     """The tidy table's columns as arrays (built into Arrow without pandas)."""
-    from ..frames import columns_boerenbridge
-    return columns_boerenbridge(result)
+    return frame_columns(GAME, result)
 
 
 def metadata(result):
     r = result.rules
-    return {"game": GAME, "players": r.players, "schedule": list(r.schedule),
-            "notrump": list(r.notrump), "scoring": r.scoring, "bauer_bonus": r.bauer_bonus,
-            "dealer_rule": r.dealer_rule, "blind_one_card": r.blind_one_card,
-            "two_player": r.two_player, "first_dealer": r.first_dealer,
-            "variants": r.variants, "seed": result.seed,
-            "policies": policy_names(result.policies)}
+    return run_metadata(GAME, r.players, result, schedule=list(r.schedule),
+                        notrump=list(r.notrump), scoring=r.scoring, bauer_bonus=r.bauer_bonus,
+                        dealer_rule=r.dealer_rule, blind_one_card=r.blind_one_card,
+                        two_player=r.two_player)
 
 
 def records(result, notation="en"):
