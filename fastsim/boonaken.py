@@ -52,6 +52,17 @@ def _check(rules, policies, n):
     return policies
 
 
+def _prepare(rules, policies, n, seed, threads, chunk, per_chunk):
+    """A run's checked policies, its seed as the kernels take it and its chunk size
+    (``per_chunk`` units a chunk by default); sets the thread count."""
+    policies = _check(rules, policies, n)
+    seed_u = check_seed(seed)
+    set_threads(threads)
+    if chunk is None:
+        chunk = auto_chunk(n, per_chunk, threads)
+    return policies, seed_u, chunk
+
+
 def deal_arrays(n_deals, n):
     """The per-deal result arrays of ``n_deals`` deals among ``n`` players, as
     :func:`simulate` returns them in ``Result.deals`` (before filling)."""
@@ -88,11 +99,7 @@ def match_arrays(n_matches, n):
 def simulate(rules, n_deals, seed=0, policies=None, threads=None, chunk=None, start=0,
              record=False, worlds=PIMC_WORLDS):
     """Independent deals (the dealer fixed at ``rules.first_dealer``)."""
-    policies = _check(rules, policies, n_deals)
-    seed_u = check_seed(seed)
-    set_threads(threads)
-    if chunk is None:
-        chunk = auto_chunk(n_deals, 256, threads)
+    policies, seed_u, chunk = _prepare(rules, policies, n_deals, seed, threads, chunk, 256)
     n = rules.players
     d = deal_arrays(n_deals, n)
     rows = n_deals if record else 1
@@ -110,11 +117,7 @@ def simulate(rules, n_deals, seed=0, policies=None, threads=None, chunk=None, st
 def simulate_matches(rules, n_matches, seed=0, policies=None, threads=None, chunk=None, start=0,
                      worlds=PIMC_WORLDS):
     """Whole matches; the first dealer rotates with the match index."""
-    policies = _check(rules, policies, n_matches)
-    seed_u = check_seed(seed)
-    set_threads(threads)
-    if chunk is None:
-        chunk = auto_chunk(n_matches, 64, threads)
+    policies, seed_u, chunk = _prepare(rules, policies, n_matches, seed, threads, chunk, 64)
     n = rules.players
     m = match_arrays(n_matches, n)
     if n_matches:

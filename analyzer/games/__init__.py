@@ -106,6 +106,19 @@ def frame_columns(game, result):
     return getattr(frames, "columns_" + game)(result)
 
 
+def frame_functions(game):
+    """``(tidy, columns)`` of a registry entry whose tidy frame and columns are
+    ``analyzer.frames.tidy_<game>`` and ``columns_<game>`` as they stand."""
+    def tidy(result):
+        return tidy_frame(game, result)
+
+    def columns(result):
+        """The tidy table's columns as arrays (built into Arrow without pandas)."""
+        return frame_columns(game, result)
+
+    return tidy, columns
+
+
 def run_metadata(game, players, result, **fields):
     """A run's metadata as stored with results files: game and players, the game's own
     ``fields`` (in order), then first dealer, variants, seed and policies."""
@@ -197,6 +210,19 @@ def win_share(counts):
     seats = len(counts[0]) if counts else 0
     return [sum((Fraction(c[s], k + 1) for k, c in enumerate(counts)), Fraction(0))
             for s in range(seats)]
+
+
+def seat_lines(p, extra=()):
+    """The per-seat table of a whole-games summary ``p`` as text lines (none without
+    games): seat, policy, mean total and win share, then each ``(header, key, format)`` of
+    ``extra``."""
+    if not (p.get("seats") and p["games"]):
+        return []
+    lines = ["", "seat  policy     mean total  win share" + "".join(f"  {h}" for h, _, _ in extra)]
+    for s in p["seats"]:
+        lines.append(f"{s['seat']:<5} {s['policy']:<10} {s['mean_total']:>10.1f}  "
+                     f"{s['win_rate']:>9.1%}" + "".join(f"  {s[k]:{f}}" for _, k, f in extra))
+    return lines
 
 
 def share_counts(winners):

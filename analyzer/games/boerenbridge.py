@@ -4,7 +4,7 @@ Rules: docs/rules.md (Boerenbridge); engine: :mod:`fastsim.boerenbridge`.
 """
 import numpy as np
 
-from . import concat_results, frame_columns, run_metadata, tidy_frame
+from . import concat_results, frame_functions, run_metadata, seat_lines
 from . import policy_names  # noqa: F401 (the entry's interface)
 
 from fastsim import boerenbridge_schema as schema
@@ -76,13 +76,7 @@ def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=Fals
                        game_start=start, record=record, worlds=worlds)
 
 
-def tidy(result):
-    return tidy_frame(GAME, result)
-
-
-def columns(result):
-    """The tidy table's columns as arrays (built into Arrow without pandas)."""
-    return frame_columns(GAME, result)
+tidy, columns = frame_functions(GAME)
 
 
 def metadata(result):
@@ -172,12 +166,7 @@ def render(p):
                                       " (dealer)" if q["position"] == n - 1 else "")
         lines.append(f"{label:<20} {q['mean_bid']:>8.3f}  {q['mean_tricks']:>11.3f}  "
                      f"{q['exact_rate']:>14.1%}  {q['mean_score']:>10.2f}")
-    if p.get("seats") and p["games"]:
-        lines += ["", "seat  policy     mean total  win share  mean exact bids"]
-        for s in p["seats"]:
-            lines.append(f"{s['seat']:<5} {s['policy']:<10} {s['mean_total']:>10.1f}  "
-                         f"{s['win_rate']:>9.1%}  {s['mean_exact']:>15.2f}")
-    return lines
+    return lines + seat_lines(p, [("mean exact bids", "mean_exact", ">15.2f")])
 
 
 # ---------------------------------------------------------------- tournaments, statistics

@@ -4,7 +4,7 @@ Rules: docs/rules.md (Bonken); engine: :mod:`fastsim.bonken`.
 """
 import numpy as np
 
-from . import concat_results, frame_columns, lazy_engine, run_metadata, tidy_frame
+from . import concat_results, frame_functions, lazy_engine, run_metadata, seat_lines
 from . import policy_names  # noqa: F401 (the entry's interface)
 
 from fastsim.bonken_schema import (CONTRACTS, DOMINO, PIMC_WORLDS, POLICIES as _POLICIES,
@@ -77,13 +77,7 @@ def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=Fals
                        threads=threads, game_start=start, record=record, worlds=worlds)
 
 
-def tidy(result):
-    return tidy_frame(NAME, result)
-
-
-def columns(result):
-    """The tidy table's columns as arrays (built into Arrow without pandas)."""
-    return frame_columns(NAME, result)
+tidy, columns = frame_functions(NAME)
 
 
 def metadata(result):
@@ -180,12 +174,7 @@ def render(p):
         if e["contract"] == "domino":
             lr = "".join(f"{q['loser_rate']:>9.1%}" for q in e["positions"])
             lines.append(f"{'  domino loser rate':<20} {'':>7}  {lr}")
-    if p.get("seats") and p["games"]:
-        lines += ["", "seat  policy     mean total  win share"]
-        for s in p["seats"]:
-            lines.append(f"{s['seat']:<5} {s['policy']:<10} {s['mean_total']:>10.1f}  "
-                         f"{s['win_rate']:>9.1%}")
-    return lines
+    return lines + seat_lines(p)
 
 
 # ---------------------------------------------------------------- tournaments, statistics
