@@ -554,17 +554,8 @@ def simulate_boonaken(rules, n_deals, seed=0, policies=None, start=0, record=Fal
     n, dealer = rules.players, rules.first_dealer
     base = bo.simulate(rules, 0, seed=seed, policies=np.full(n, POLICIES["heuristic"]),
                        start=start, record=record, threads=threads)
-    rows = n_deals if record else 1
     d = bo.deal_arrays(n_deals, n)
-    play = None
-    if record:
-        from fastsim.boonaken_schema import MAX_TRICKS
-        play = {"auction": np.full((rows, MAX_AUCTION, 2), -2, dtype=np.int64),
-                "cards": np.full((rows, MAX_TRICKS, 5), -1, dtype=np.int64),
-                "leader": np.full((rows, MAX_TRICKS), -1, dtype=np.int64),
-                "winner": np.full((rows, MAX_TRICKS), -1, dtype=np.int64),
-                "draws": np.full((rows, MAX_TRICKS, 5), -1, dtype=np.int64),
-                "deck": np.full((rows, 32), -1, dtype=np.int64)}
+    play = bo.play_arrays(n_deals) if record else None
     seats = [(dealer + 1 + p) % n for p in range(n)]
     codes = [pol[s] for s in seats]
     for i in range(n_deals):
@@ -591,12 +582,7 @@ def simulate_boonaken_matches(rules, n_matches, seed=0, policies=None, start=0,
     n0, preset = rules.players, rules.preset_id
     base = bo.simulate_matches(rules, 0, seed=seed, policies=np.full(n0, POLICIES["heuristic"]),
                                start=start, threads=threads)
-    m = {"deals": np.zeros(n_matches, dtype=np.int64),
-         "winner": np.full(n_matches, -1, dtype=np.int64),
-         "status": np.zeros((n_matches, n0), dtype=np.int64),
-         "plus": np.zeros((n_matches, n0), dtype=np.int64),
-         "walk": np.zeros((n_matches, n0), dtype=np.int64),
-         "first_dealer": np.zeros(n_matches, dtype=np.int64)}
+    m = bo.match_arrays(n_matches, n0)
     per_n = {}
     for i in range(n_matches):
         mi = start + i

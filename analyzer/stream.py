@@ -232,19 +232,12 @@ def _write_atomic(path, data, fsync=True):
     d, base = os.path.split(path)
     tmp = os.path.join(d, f"{TMP_PREFIX}{base}.tmp{os.getpid()}" if base.startswith("part-")
                        else f".{base}.tmp{os.getpid()}")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            if fsync:
-                f.flush()
-                os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as e:
-        from .storage import write_failed
-        raise write_failed(path, e) from None
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    from .storage import atomic_path
+    with atomic_path(path, tmp) as t, open(t, "wb") as f:
+        f.write(data)
+        if fsync:
+            f.flush()
+            os.fsync(f.fileno())
 
 
 def read_manifest(path):

@@ -113,15 +113,13 @@ def games_nb(seed, n_games, seat_variant, out_totals, out_lead_loss, out_lead_n)
     C = seat_variant.shape[0]
     for g in prange(n_games):
         deck = np.empty(52, dtype=np.int64)
-        hands = np.empty(4, dtype=np.int64)
-        scores = np.empty(4, dtype=np.int64)
-        game = np.empty(4, dtype=np.int64)
-        var = np.empty(4, dtype=np.int64)
-        pol = np.full(4, POLICY_HEURISTIC, dtype=np.int64)
-        dm = np.empty((1, 2), dtype=np.int8)
+        # this game's scratch by position, one block: hands, scores, game totals, variants,
+        # totals by seat, the trick loop's table
+        rows = np.empty((6, 4), dtype=np.int64)
+        hands, scores, game, var, total, tc = rows[0], rows[1], rows[2], rows[3], rows[4], rows[5]
+        pol = np.full(4, POLICY_HEURISTIC, dtype=np.int64)     # Domino: everyone heuristic
+        dm = np.empty((1, 2), dtype=np.int8)                   # (Domino's record: unused)
         d1 = np.empty(1, dtype=np.int8)
-        total = np.empty(4, dtype=np.int64)
-        tc = np.empty(4, dtype=np.int64)
         for c in range(C):
             for s in range(4):
                 total[s] = 0

@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fastsim import klaverjassen as kj  # noqa: E402
 from fastsim import klaverjassen_nb as knb  # noqa: E402
+from fastsim.klaverjassen_play_nb import trick_state_nb  # noqa: E402
 from fastsim.klaverjassen_schema import LAST_TRICK, POLICY_HEURISTIC  # noqa: E402
 from fastsim.rng import check_seed, deal_key_nb, run_key_nb  # noqa: E402
 
@@ -58,16 +59,13 @@ def duplicate_nb(seed, n, dealer, new_def, new_play, amsterdam, undertrump_force
         playing = tpos[cpos]
         played = np.int64(0)
         leader = 0
+        tc = np.empty(4, dtype=np.int64)
         for t in range(8):
-            led = -1
-            winner = -1
-            win_pos = -1
-            hi = -1
-            trick = np.int64(0)
-            tp = 0
             for j in range(4):
                 p = (leader + j) & 3
                 hand = hands[p]
+                # the trick so far as the engine tracks it (its own function)
+                led, winner, win_pos, hi, trick, tp = trick_state_nb(tc, j, leader, trump)
                 pw = win_pos >= 0 and tpos[win_pos] == tpos[p]
                 legal = knb.legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
                 new = new_play if tpos[p] == playing else new_def
@@ -78,18 +76,8 @@ def duplicate_nb(seed, n, dealer, new_def, new_play, amsterdam, undertrump_force
                 bit = np.int64(1) << c
                 hands[p] = hand & ~bit
                 played |= bit
-                trick |= bit
-                tp += knb.points_nb(c, trump)
-                if j == 0:
-                    led = c >> 4
-                    winner = c
-                    win_pos = p
-                elif knb.beats_nb(c, winner, led, trump):
-                    winner = c
-                    win_pos = p
-                if c >> 4 == trump and (hi < 0 or knb.strength_nb(c, trump)
-                                        > knb.strength_nb(hi, trump)):
-                    hi = c
+                tc[j] = c
+            led, winner, win_pos, hi, trick, tp = trick_state_nb(tc, 4, leader, trump)
             if t == 7:
                 tp += LAST_TRICK
             tt[tpos[win_pos]] += 1

@@ -85,6 +85,49 @@ def concat_results(results, arrays=("deals", "games", "play")):
     return replace(first, **joined)
 
 
+def policy_names(policies):
+    """The policy names of per-seat codes (built-in names, "strong", a policy of your own)."""
+    from ..agents import policy_names as names
+    return names(policies)
+
+
+def tidy_frame(game, result):
+    """The tidy frame of ``result`` by ``analyzer.frames.tidy_<game>`` (``game``: a fixed
+    registry name, never input), a seat of a user policy naming it (``tidy_named``)."""
+    from .. import frames
+    from ..agents import tidy_named
+    return tidy_named(getattr(frames, "tidy_" + game), result)
+
+
+def frame_columns(game, result):
+    """The tidy table's columns as arrays by ``analyzer.frames.columns_<game>`` (built into
+    Arrow without pandas)."""
+    from .. import frames
+    return getattr(frames, "columns_" + game)(result)
+
+
+def frame_functions(game):
+    """``(tidy, columns)`` of a registry entry whose tidy frame and columns are
+    ``analyzer.frames.tidy_<game>`` and ``columns_<game>`` as they stand."""
+    def tidy(result):
+        return tidy_frame(game, result)
+
+    def columns(result):
+        """The tidy table's columns as arrays (built into Arrow without pandas)."""
+        return frame_columns(game, result)
+
+    return tidy, columns
+
+
+def run_metadata(game, players, result, **fields):
+    """A run's metadata as stored with results files: game and players, the game's own
+    ``fields`` (in order), then first dealer, variants, seed and policies."""
+    r = result.rules
+    return {"game": game, "players": players, **fields, "first_dealer": r.first_dealer,
+            "variants": r.variants, "seed": result.seed,
+            "policies": policy_names(result.policies)}
+
+
 def arrow_table(entry, result):
     """The tidy table of ``result`` as a pyarrow Table: built from the entry's ``columns``
     where it has them (no pandas on the results path), else from its DataFrame."""
@@ -167,6 +210,19 @@ def win_share(counts):
     seats = len(counts[0]) if counts else 0
     return [sum((Fraction(c[s], k + 1) for k, c in enumerate(counts)), Fraction(0))
             for s in range(seats)]
+
+
+def seat_lines(p, extra=()):
+    """The per-seat table of a whole-games summary ``p`` as text lines (none without
+    games): seat, policy, mean total and win share, then each ``(header, key, format)`` of
+    ``extra``."""
+    if not (p.get("seats") and p["games"]):
+        return []
+    lines = ["", "seat  policy     mean total  win share" + "".join(f"  {h}" for h, _, _ in extra)]
+    for s in p["seats"]:
+        lines.append(f"{s['seat']:<5} {s['policy']:<10} {s['mean_total']:>10.1f}  "
+                     f"{s['win_rate']:>9.1%}" + "".join(f"  {s[k]:{f}}" for _, k, f in extra))
+    return lines
 
 
 def share_counts(winners):

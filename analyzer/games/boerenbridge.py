@@ -4,7 +4,8 @@ Rules: docs/rules.md (Boerenbridge); engine: :mod:`fastsim.boerenbridge`.
 """
 import numpy as np
 
-from . import concat_results
+from . import concat_results, frame_functions, run_metadata, seat_lines
+from . import policy_names  # noqa: F401 (the entry's interface)
 
 from fastsim import boerenbridge_schema as schema
 from fastsim.boerenbridge_schema import GAME, PIMC_WORLDS, POLICIES as _POLICIES, RulesError
@@ -63,11 +64,6 @@ def parse_policies(setup, policy="heuristic", seat_policy=()):
                                  setup.players, policy, seat_policy)
 
 
-def policy_names(policies):
-    from ..agents import policy_names as names
-    return names(policies)
-
-
 def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=False,
              worlds=PIMC_WORLDS):
     from .. import agents
@@ -80,26 +76,15 @@ def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=Fals
                        game_start=start, record=record, worlds=worlds)
 
 
-def tidy(result):
-    from ..agents import tidy_named
-    from ..frames import tidy_boerenbridge
-    return tidy_named(tidy_boerenbridge, result)
-
-
-def columns(result):
-    """The tidy table's columns as arrays (built into Arrow without pandas)."""
-    from ..frames import columns_boerenbridge
-    return columns_boerenbridge(result)
+tidy, columns = frame_functions(GAME)
 
 
 def metadata(result):
     r = result.rules
-    return {"game": GAME, "players": r.players, "schedule": list(r.schedule),
-            "notrump": list(r.notrump), "scoring": r.scoring, "bauer_bonus": r.bauer_bonus,
-            "dealer_rule": r.dealer_rule, "blind_one_card": r.blind_one_card,
-            "two_player": r.two_player, "first_dealer": r.first_dealer,
-            "variants": r.variants, "seed": result.seed,
-            "policies": policy_names(result.policies)}
+    return run_metadata(GAME, r.players, result, schedule=list(r.schedule),
+                        notrump=list(r.notrump), scoring=r.scoring, bauer_bonus=r.bauer_bonus,
+                        dealer_rule=r.dealer_rule, blind_one_card=r.blind_one_card,
+                        two_player=r.two_player)
 
 
 def records(result, notation="en"):
@@ -181,12 +166,7 @@ def render(p):
                                       " (dealer)" if q["position"] == n - 1 else "")
         lines.append(f"{label:<20} {q['mean_bid']:>8.3f}  {q['mean_tricks']:>11.3f}  "
                      f"{q['exact_rate']:>14.1%}  {q['mean_score']:>10.2f}")
-    if p.get("seats") and p["games"]:
-        lines += ["", "seat  policy     mean total  win share  mean exact bids"]
-        for s in p["seats"]:
-            lines.append(f"{s['seat']:<5} {s['policy']:<10} {s['mean_total']:>10.1f}  "
-                         f"{s['win_rate']:>9.1%}  {s['mean_exact']:>15.2f}")
-    return lines
+    return lines + seat_lines(p, [("mean exact bids", "mean_exact", ">15.2f")])
 
 
 # ---------------------------------------------------------------- tournaments, statistics

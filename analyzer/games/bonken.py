@@ -4,7 +4,8 @@ Rules: docs/rules.md (Bonken); engine: :mod:`fastsim.bonken`.
 """
 import numpy as np
 
-from . import concat_results, lazy_engine
+from . import concat_results, frame_functions, lazy_engine, run_metadata, seat_lines
+from . import policy_names  # noqa: F401 (the entry's interface)
 
 from fastsim.bonken_schema import (CONTRACTS, DOMINO, PIMC_WORLDS, POLICIES as _POLICIES,
                                    ROUNDS, RulesError, contract_id)
@@ -65,11 +66,6 @@ def parse_policies(setup, policy="heuristic", seat_policy=()):
     return agents.parse_policies(bk.parse_seat_policies, 4, policy, seat_policy)
 
 
-def policy_names(policies):
-    from ..agents import policy_names as names
-    return names(policies)
-
-
 def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=False,
              worlds=PIMC_WORLDS):
     from .. import agents
@@ -81,25 +77,14 @@ def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=Fals
                        threads=threads, game_start=start, record=record, worlds=worlds)
 
 
-def tidy(result):
-    from ..agents import tidy_named
-    from ..frames import tidy_bonken
-    return tidy_named(tidy_bonken, result)
-
-
-def columns(result):
-    """The tidy table's columns as arrays (built into Arrow without pandas)."""
-    from ..frames import columns_bonken
-    return columns_bonken(result)
+tidy, columns = frame_functions(NAME)
 
 
 def metadata(result):
     r = result.rules
-    return {"game": NAME, "players": PLAYERS,
-            "plan": [CONTRACTS[c] if c >= 0 else "chosen" for c in result.plan],
-            "hearts_after_broken": r.hearts_after_broken, "fixed_order": r.fixed_order,
-            "first_dealer": r.first_dealer, "variants": r.variants, "seed": result.seed,
-            "policies": policy_names(result.policies)}
+    return run_metadata(NAME, PLAYERS, result,
+                        plan=[CONTRACTS[c] if c >= 0 else "chosen" for c in result.plan],
+                        hearts_after_broken=r.hearts_after_broken, fixed_order=r.fixed_order)
 
 
 def records(result, notation="en"):
@@ -189,12 +174,7 @@ def render(p):
         if e["contract"] == "domino":
             lr = "".join(f"{q['loser_rate']:>9.1%}" for q in e["positions"])
             lines.append(f"{'  domino loser rate':<20} {'':>7}  {lr}")
-    if p.get("seats") and p["games"]:
-        lines += ["", "seat  policy     mean total  win share"]
-        for s in p["seats"]:
-            lines.append(f"{s['seat']:<5} {s['policy']:<10} {s['mean_total']:>10.1f}  "
-                         f"{s['win_rate']:>9.1%}")
-    return lines
+    return lines + seat_lines(p)
 
 
 # ---------------------------------------------------------------- tournaments, statistics

@@ -4,7 +4,7 @@ Rules: docs/rules.md (Boonaken, three presets); engine: :mod:`fastsim.boonaken`.
 """
 import numpy as np
 
-from . import concat_results, lazy_engine
+from . import concat_results, frame_columns, lazy_engine, policy_names, tidy_frame
 
 from fastsim.boonaken_schema import (CONTRACTS, GAME, PIMC_WORLDS, POLICIES as _POLICIES,
                                      POLICY_NAMES, PRESETS, RulesError)
@@ -60,11 +60,6 @@ def parse_policies(setup, policy="heuristic", seat_policy=()):
                                  policy, seat_policy)
 
 
-def policy_names(policies):
-    from ..agents import policy_names as _names    # knows "strong" too
-    return _names(policies)
-
-
 def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=False,
              worlds=PIMC_WORLDS):
     from .. import agents
@@ -93,11 +88,10 @@ def concat(results):
 def tidy(result):
     """The tidy frame; a run with a strong seat gets "strong" as one more policy category
     (analyzer.agents.tidy_named), so frames of runs without strong are unchanged."""
-    from ..agents import tidy_named
     if isinstance(result, bo.MatchResult):
+        from ..agents import tidy_named
         return tidy_named(tidy_matches, result)
-    from ..frames import tidy_boonaken
-    return tidy_named(tidy_boonaken, result)
+    return tidy_frame(GAME, result)
 
 
 def columns(result):
@@ -107,8 +101,7 @@ def columns(result):
     pol = np.asarray(result.policies).astype(np.int64)
     if isinstance(result, bo.MatchResult) or (pol == POLICY_STRONG).any() or (pol >= 64).any():
         return None      # strong, a policy of your own: the frame's path names the policy
-    from ..frames import columns_boonaken
-    return columns_boonaken(result)
+    return frame_columns(GAME, result)
 
 
 def tidy_matches(mr):

@@ -5,7 +5,8 @@ Rules: docs/rules.md (Klaverjassen, Rotterdam with variants); engine:
 """
 import numpy as np
 
-from . import concat_results, lazy_engine
+from . import concat_results, frame_columns, lazy_engine, run_metadata, tidy_frame
+from . import policy_names  # noqa: F401 (the entry's interface)
 
 from fastsim.klaverjassen_schema import PIMC_WORLDS, PLAYERS, POLICIES as _POLICIES, RulesError
 
@@ -69,11 +70,6 @@ def parse_policies(setup, policy="heuristic", seat_policy=()):
     return agents.parse_policies(kj.parse_seat_policies, PLAYERS, policy, seat_policy)
 
 
-def policy_names(policies):
-    from ..agents import policy_names as names
-    return names(policies)
-
-
 def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=False,
              worlds=PIMC_WORLDS):
     from .. import agents
@@ -88,28 +84,24 @@ def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=Fals
 
 
 def tidy(result):
-    from ..agents import tidy_named
-    from ..frames import tidy_klaverjassen
-    return tidy_named(tidy_klaverjassen, result)
+    return tidy_frame(NAME, result)
 
 
 def columns(result):
     """The tidy table's columns as arrays (built into Arrow without pandas); ``None`` (the
     frame's path, which names the policy) when a seat plays strong."""
-    from ..frames import columns_klaverjassen
     from fastsim.klaverjassen_schema import POLICY_STRONG
     if (np.asarray(result.policies).astype(np.int64) == POLICY_STRONG).any():
         return None
-    return columns_klaverjassen(result)
+    return frame_columns(NAME, result)
 
 
 def metadata(result):
     r = result.rules
-    return {"game": NAME, "players": PLAYERS, "boompje": result.boompje,
-            "fixed_trump": result.fixed_trump, "fixed_team": result.fixed_team,
-            "amsterdam": r.amsterdam, "undertrump_forced": r.undertrump_forced,
-            "all_100": r.all_100, "first_dealer": r.first_dealer, "variants": r.variants,
-            "seed": result.seed, "policies": policy_names(result.policies)}
+    return run_metadata(NAME, PLAYERS, result, boompje=result.boompje,
+                        fixed_trump=result.fixed_trump, fixed_team=result.fixed_team,
+                        amsterdam=r.amsterdam, undertrump_forced=r.undertrump_forced,
+                        all_100=r.all_100)
 
 
 def records(result, notation="en"):
