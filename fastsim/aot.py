@@ -1,10 +1,11 @@
 """Kernels compiled ahead of time, for the queries where start-up is the wait.
 
-A warm ``troef play boerenbridge`` spends most of its time starting numba (importing it,
-about 0.35 s here, and loading the cached kernels, about 0.2 s), not computing (about 0.02
-s). So the kernels of that query are also built ahead of time, with numba's ``pycc``, into
-a small extension module that needs numpy but not numba: ``make setup`` (through
-``python -m analyzer.warm``) builds it, or ``python -m fastsim.aot``.
+A warm ``troef play`` spends most of its time starting numba (importing it, about 0.35 s
+here, and loading the cached kernels, about 0.2 s), not computing (20-130 ms). So the
+kernels each play query calls on its default path (table :data:`MODULES`) are also built
+ahead of time, with numba's ``pycc``, into one small extension module per game that needs
+numpy but not numba: ``make setup`` (through ``python -m analyzer.warm``) builds them, or
+``python -m fastsim.aot``.
 
 :func:`kernels` gives a game's kernel namespace: each name is the ahead-of-time function
 when the module is built for exactly this code, else the numba kernel of the JIT module
