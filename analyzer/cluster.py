@@ -26,6 +26,7 @@ MAX_LOCAL_WORKERS = 256
 CONNECT_TIMEOUT = 20       # seconds to reach a scheduler (connect and handshake)
 NO_WORKERS_TIMEOUT = 60    # seconds a run waits while the scheduler has no workers
 POLL_SECONDS = 1.0         # how often a waiting run looks at the cluster
+RESTART_WAIT = 10   # seconds a local cluster waits at shutdown for workers being restarted
 QUIET_LOGGERS = ("distributed", "distributed.worker", "distributed.nanny",
                  "distributed.scheduler", "distributed.core", "distributed.comm",
                  "distributed.client", "distributed.batched", "distributed.deploy")
@@ -177,6 +178,13 @@ class DaskBackend:
         return self
 
     def __exit__(self, *exc):
+        if self.cluster is not None and self.client is not None:
+            # a worker its nanny is restarting (after a crash) would die mid-start when the
+            # cluster closes, printing its traceback: let the restarts finish first
+            try:
+                self.client.wait_for_workers(self.workers, timeout=RESTART_WAIT)
+            except Exception:
+                pass
         for name in ("client", "cluster"):      # the client first, then its cluster
             part = getattr(self, name)
             if part is not None:
