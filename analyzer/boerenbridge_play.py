@@ -23,7 +23,7 @@ from fastsim.cards import CardError, FULL52, SUITS, card_str, mask_of, parse_car
 from fastsim.common import check_seed
 from .progress import sliced
 from .evidence import bid_slope, check_bid_model, draw_weights, finish_play, thin, weight_stats
-from .infostate import AOT_MAX_PLAYOUTS, query_kernels  # noqa: F401
+from .infostate import query_kernels
 from .infostate import TrickInfoState, play_args, record_card, check_own_cards, replay, Deal, dealt_masks, SUIT_NAMES, parse_bid_list, weighted_summary, ess
 
 GAME = "boerenbridge"

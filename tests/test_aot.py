@@ -16,6 +16,7 @@ import pytest
 
 import analyzer.boerenbridge_play as bp
 from analyzer.boerenbridge_play import play_query, positions_from_record, sample_worlds
+from analyzer.infostate import AOT_MAX_PLAYOUTS
 from analyzer.records import deal_records
 from fastsim import aot
 from fastsim.boerenbridge import simulate
@@ -174,7 +175,7 @@ def test_large_or_threaded_queries_take_the_parallel_kernels(built, monkeypatch)
     args = (4, "AS KS 7H 2C QD 9D 3S 4H", "9H", 0, "2,1,2,2")
     small = play_query(*args, samples=200)
     threaded = play_query(*args, samples=200, threads=2)
-    large = play_query(*args, samples=bp.AOT_MAX_PLAYOUTS // 8 + 1)
+    large = play_query(*args, samples=AOT_MAX_PLAYOUTS // 8 + 1)
     assert seen[0] is bp.pq
     assert seen[1] is bp.pq.jit and seen[2] is bp.pq.jit
     assert small["cards"] == threaded["cards"]

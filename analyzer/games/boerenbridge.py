@@ -4,11 +4,12 @@ Rules: docs/rules.md (Boerenbridge); engine: :mod:`fastsim.boerenbridge`.
 """
 import numpy as np
 
-from . import concat_results, frame_functions, run_metadata, seat_lines
+from . import concat_results, frame_functions, lazy_engine, run_metadata, seat_lines
 from . import policy_names  # noqa: F401 (the entry's interface)
 
-from fastsim import boerenbridge_schema as schema
 from fastsim.boerenbridge_schema import GAME, PIMC_WORLDS, POLICIES as _POLICIES, RulesError
+
+bb = lazy_engine("fastsim.boerenbridge")   # the engine, imported on first use
 
 NAME = GAME
 TITLE = "Boerenbridge"
@@ -48,19 +49,19 @@ def make_setup(unit="deal", players=None, hand_size=None, schedule=None, variant
     if unit == "deal":
         if schedule is not None:
             raise RulesError("--schedule plays whole games; use --games")
-        rules = schema.build_rules(players=players, hand_size=8 if hand_size is None else hand_size,
+        rules = bb.build_rules(players=players, hand_size=8 if hand_size is None else hand_size,
                                variants=variant, first_dealer=dealer)
     else:
         if hand_size is not None:
             raise RulesError("--games plays whole games; with --hand-size use --deals")
-        rules = schema.build_rules(players=players, schedule=schedule, variants=variant,
+        rules = bb.build_rules(players=players, schedule=schedule, variants=variant,
                                first_dealer=dealer)
     return Setup(rules, unit)
 
 
 def parse_policies(setup, policy="heuristic", seat_policy=()):
     from .. import agents   # built-in names, or PATH.py:FUNCTION (a policy of your own)
-    return agents.parse_policies(lambda d, sp: schema.parse_seat_policies(setup.players, d, sp),
+    return agents.parse_policies(lambda d, sp: bb.parse_seat_policies(setup.players, d, sp),
                                  setup.players, policy, seat_policy)
 
 
@@ -71,7 +72,6 @@ def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=Fals
         return agents.simulate_boerenbridge(setup.rules, n, seed=seed, policies=policies,
                                             game_start=start, record=record, worlds=worlds,
                                             threads=threads)
-    from fastsim import boerenbridge as bb
     return bb.simulate(setup.rules, n, seed=seed, policies=policies, threads=threads,
                        game_start=start, record=record, worlds=worlds)
 
