@@ -127,6 +127,12 @@ force_opt = click.option("--force", is_flag=True, help="Overwrite existing outpu
 common = _opts(seed_opt, threads_opt, json_opt)
 
 
+def query_opts(text, variant=True):
+    """The options every query command shares, in one order; its errors guarded."""
+    return _opts(policy_opt(text=text), *([variant_opt] if variant else []), notation_opt, common,
+                 worlds_opt, guarded)
+
+
 @click.group(cls=TroefGroup, invoke_without_command=True, no_args_is_help=True,
              context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="troef", prog_name="troef", message="%(prog)s %(version)s")
@@ -219,12 +225,7 @@ def bid():
 @click.option("--bids-before", default=None, help="The bids of positions 0..P-1, e.g. 1,0.")
 @click.option("--samples", type=int, default=None, help="Sampled deals (default 20000; 300 with --policy strong).")
 @click.option("--bid-model", default="soft", show_default=True, help="How earlier bids are read (docs/inference.md): soft or exact.")
-@policy_opt(text="How the other players bid and play: random, heuristic, pimc or strong.")
-@variant_opt
-@notation_opt
-@common
-@worlds_opt
-@guarded
+@query_opts("How the other players bid and play: random, heuristic, pimc or strong.")
 def bid_boerenbridge(players, hand, trump_card, position, bids_before, samples, bid_model, policy, variant, notation, seed, threads, worlds, as_json):  # noqa: E501
     """Expected score and P(exact) of every bid, by simulation (Boerenbridge)."""
     from analyzer.bid_query import bid_query, json_payload, render
@@ -239,11 +240,7 @@ def bid_boerenbridge(players, hand, trump_card, position, bids_before, samples, 
 @click.option("--open", "open_cards", required=True, help="The open table cards.")
 @click.option("--preset", default="seed", show_default=True, help="seed, pagat or leimuiden.")
 @click.option("--samples", type=int, default=None, help="Sampled deals (default 5000; 300 with --policy strong).")
-@policy_opt(text="How the others play: random, heuristic, pimc or strong.")
-@notation_opt
-@common
-@worlds_opt
-@guarded
+@query_opts("How the others play: random, heuristic, pimc or strong.", variant=False)
 def bid_boonaken(players, hand, open_cards, preset, samples, policy, notation, seed, threads,
                  worlds, as_json):
     """Chance of making every bid as declarer, and the highest bid worth making (Boonaken)."""
@@ -262,12 +259,7 @@ def contract():
 @click.option("--hand", required=True, help="My 13 cards.")
 @click.option("--available", default=None, help="Contracts still open, e.g. ducking,no-hearts (default: all).")
 @click.option("--samples", type=int, default=None, help="Sampled deals (default 10000; 300 with --policy strong).")
-@policy_opt(text="How everyone plays: random, heuristic, pimc or strong.")
-@variant_opt
-@notation_opt
-@common
-@worlds_opt
-@guarded
+@query_opts("How everyone plays: random, heuristic, pimc or strong.")
 def contract_bonken(hand, available, samples, policy, variant, notation, seed, threads, worlds, as_json):
     """Expected score of every available contract for the chooser (Bonken)."""
     from analyzer.contract_query import contract_query, render
@@ -286,12 +278,7 @@ def trump():
 @click.option("--passes", type=int, default=None, help="Passes before me (= position; 4 at position 0 = forced call).")
 @click.option("--samples", type=int, default=None, help="Sampled deals (default 10000; 100 with --policy dd).")
 @click.option("--bid-model", default="soft", show_default=True, help="How the passes before me are read (docs/inference.md): soft or exact.")
-@policy_opt(text="heuristic, random, pimc or dd (double dummy).")
-@variant_opt
-@notation_opt
-@common
-@worlds_opt
-@guarded
+@query_opts("heuristic, random, pimc or dd (double dummy).")
 def trump_klaverjassen(hand, position, passes, samples, bid_model, policy, variant, notation, seed, threads, worlds, as_json):  # noqa: E501
     """Expected margin, P(nat) and P(pit) of naming each suit or passing (Klaverjassen)."""
     from analyzer.trump_query import render, trump_query
@@ -373,9 +360,7 @@ def explain():
 @guarded
 def explain_boerenbridge(trick, trump, trump_card, hand, notation, as_json):
     """Who wins a trick, or which cards a hand may play to it (docs/rules.md#boerenbridge)."""
-    from analyzer.explain import explain_boerenbridge as eb, render_explain
-    payload = eb(trick, trump, trump_card, hand, notation)
-    click.echo(json.dumps(payload)) if as_json else _emit(render_explain(payload))
+    _explain("boerenbridge", as_json, trick, trump, trump_card, hand, notation)
 
 
 @explain.command("klaverjassen")
@@ -388,9 +373,13 @@ def explain_boerenbridge(trick, trump, trump_card, hand, notation, as_json):
 @guarded
 def explain_klaverjassen(trump, trick, hand, variant, notation, as_json):
     """Trick winner, card points and roem; or the legal cards and the obligation."""
-    from analyzer.explain import explain_klaverjassen as ek, render_explain
-    payload = ek(trump, trick, hand, variant, notation)
-    click.echo(json.dumps(payload)) if as_json else _emit(render_explain(payload))
+    _explain("klaverjassen", as_json, trump, trick, hand, variant, notation)
+
+
+def _explain(game, as_json, *args):
+    from analyzer import explain as ex
+    payload = getattr(ex, f"explain_{game}")(*args)
+    click.echo(json.dumps(payload)) if as_json else _emit(ex.render_explain(payload))
 
 
 # ---------------------------------------------------------------- stats, report, tournament

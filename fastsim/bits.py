@@ -14,34 +14,24 @@ SUIT_BITS = 16
 RANK_MASK = 0x1FFF  # 13 ranks, 2..A
 
 
-@intrinsic
-def _ctpop(typingctx, x):
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def _cttz(typingctx, x):
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], context.get_constant(types.boolean, False))
-
-    return sig, codegen
+def _count_intrinsic(name, emit):
+    """An ``int64 -> int64`` intrinsic called ``name`` whose body is ``emit(context, builder, x)``."""
+    def typer(typingctx, x):
+        def codegen(context, builder, signature, args):
+            return emit(context, builder, args[0])
+        return types.int64(types.int64), codegen
+    typer.__name__ = typer.__qualname__ = name
+    return intrinsic(typer)
 
 
-@intrinsic
-def _ctlz(typingctx, x):
-    sig = types.int64(types.int64)
+def _zero_defined(context):
+    """cttz/ctlz's is-zero-poison flag, off: a zero argument gives 64, not an undefined value."""
+    return context.get_constant(types.boolean, False)
 
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], context.get_constant(types.boolean, False))
 
-    return sig, codegen
+_ctpop = _count_intrinsic("_ctpop", lambda context, builder, x: builder.ctpop(x))
+_cttz = _count_intrinsic("_cttz", lambda context, builder, x: builder.cttz(x, _zero_defined(context)))
+_ctlz = _count_intrinsic("_ctlz", lambda context, builder, x: builder.ctlz(x, _zero_defined(context)))
 
 
 @njit(cache=True, inline="always")

@@ -13,28 +13,20 @@ import numpy as np
 from . import boerenbridge_nb as nb
 from .boerenbridge_schema import (DEAL_COLUMNS, GAME_COLUMNS, PIMC_WORLDS, SCORING, Rules,
                                   RulesError, build_rules, parse_seat_policies)
-from .common import POLICY_HEURISTIC, auto_chunk, check_threads, run_chunks
+from .common import (POLICY_HEURISTIC, SimResult, auto_chunk, check_run, check_threads,
+                     run_chunks)
 from .rng import check_seed, run_key
 
 DEFAULT_CHUNK = 2048
 
 
-@dataclass
-class Result:
-    """Compact result arrays. ``deals[name]`` has one row per deal (per-seat columns are
-    ``(rows, players)``); ``games[name]`` one row per game; ``play`` holds the recorded
-    tricks when asked for (``cards``: rows × tricks × players in play order, ``leader`` and
-    ``winner``: positions relative to the dealer... see :func:`record_play`)."""
-    rules: Rules
-    policies: np.ndarray
-    seed: int
-    deals: dict
+@dataclass(kw_only=True)
+class Result(SimResult):
+    """Compact result arrays (:class:`fastsim.common.SimResult`); ``games[name]`` one row per
+    game; ``play`` holds the recorded tricks (``cards``: rows × tricks × players in play
+    order, ``leader`` and ``winner``: positions relative to the dealer... see
+    :func:`record_play`)."""
     games: dict
-    play: dict | None = None
-
-    @property
-    def n_deals(self):
-        return len(self.deals["deal"])
 
 
 def set_threads(threads):
@@ -50,17 +42,10 @@ def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=None,
              game_start=0, record=False, worlds=PIMC_WORLDS):
     """Play ``n_games`` games of ``rules.schedule`` (a one-deal schedule for independent
     deals) starting at game index ``game_start``; returns :class:`Result`."""
-    if not isinstance(rules, Rules):
-        raise TypeError("rules must come from build_rules()")
+    policies = check_run(rules, Rules, policies, lambda: parse_seat_policies(rules.players),
+                         n_games)
     seed_u = check_seed(seed)
     n = rules.players
-    if policies is None:
-        policies = parse_seat_policies(n)
-    policies = np.asarray(policies, dtype=np.int8)
-    if policies.shape != (n,):
-        raise RulesError(f"need one policy per seat ({n}), got {policies.shape}")
-    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 0:
-        raise RulesError(f"number of deals/games must be a non-negative integer, got {n_games!r}")
     if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or not 1 <= worlds <= 4096:
         raise RulesError(f"worlds must be 1..4096, got {worlds!r}")
     set_threads(threads)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .common import RulesError, parse_seat_policies as _parse_seat_policies
+from .common import RulesError, parse_seat_policies as _parse_seat_policies, variant_options
 
 GAME = "boerenbridge"
 DECK = 52
@@ -17,10 +17,8 @@ MAX_SEATS = 8  # array width for per-seat scratch
 MAX_SCHEDULE = 32767   # deals per game: deal_no and the per-game exact counts are int16
 
 # policies (per seat)
-from .common import (PIMC_WORLDS, POLICIES as _BASE_POLICIES, POLICY_HEURISTIC,  # noqa: E402,F401
-                     POLICY_PIMC, POLICY_RANDOM, POLICY_STRONG)
-POLICIES = {**_BASE_POLICIES, "strong": POLICY_STRONG}
-POLICY_NAMES = {v: k for k, v in POLICIES.items()}
+from .common import (PIMC_WORLDS, POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM,  # noqa: E402,F401
+                     POLICY_STRONG, SEAT_POLICIES as POLICIES, SEAT_POLICY_NAMES as POLICY_NAMES)
 
 # the strong policy (fastsim/boerenbridge_strong_nb.py): its worlds per card and per bid as
 # multiples of ``worlds`` (pimc's, default 16: 128 and 256), the candidates drawn per world
@@ -117,15 +115,6 @@ _FLAG_VALUES = {"": True, "1": True, "on": True, "true": True, "yes": True,
                 "0": False, "off": False, "false": False, "no": False}
 
 
-def parse_variant(text):
-    """``NAME`` or ``NAME=VALUE`` → (name, value string)."""
-    name, _, value = text.partition("=")
-    name = name.strip().lower().replace("-", "_")
-    if name not in VARIANTS:
-        raise RulesError(f"unknown variant {name!r} for boerenbridge; known: {', '.join(VARIANTS)}")
-    return name, value.strip()
-
-
 def _flag(name, value):
     v = value.lower()
     if v not in _FLAG_VALUES:
@@ -179,12 +168,7 @@ def build_rules(players=None, hand_size=None, schedule=None, variants=(), first_
     ``schedule`` (``standard``, ``short`` or a list) gives whole games. ``variants`` is a
     list of ``NAME[=VALUE]`` strings or (name, value) pairs.
     """
-    opts = {}
-    for v in variants:
-        name, value = parse_variant(v) if isinstance(v, str) else v
-        if name in opts:
-            raise RulesError(f"variant {name} given twice")
-        opts[name] = value
+    opts = variant_options(variants, VARIANTS, "boerenbridge")
     two_player = _flag("two_player", opts["two_player"]) if "two_player" in opts else False
     if players is None:
         players = 2 if two_player else 4

@@ -7,25 +7,16 @@ from . import bonken_nb as nb
 from .boerenbridge import set_threads
 from .bonken_schema import (DEAL_COLUMNS, GAME_COLUMNS, MAX_TURNS, PIMC_WORLDS, PLAYERS, ROUNDS, Rules,
                             RulesError, build_rules, contract_id, parse_seat_policies)
-from .common import auto_chunk
+from .common import SimResult, auto_chunk, check_run
 from .rng import check_seed
 
 DEFAULT_CHUNK = 512
 
 
-@dataclass
-class Result:
-    rules: Rules
-    policies: np.ndarray
-    seed: int
+@dataclass(kw_only=True)
+class Result(SimResult):
     plan: tuple          # contract id per round, -1 = chosen
-    deals: dict
     games: dict
-    play: dict | None = None
-
-    @property
-    def n_deals(self):
-        return len(self.deals["deal"])
 
 
 def game_plan(rules):
@@ -38,16 +29,8 @@ def game_plan(rules):
 def simulate(rules, n_games, seed=0, policies=None, contract=None, threads=None,
              chunk=None, game_start=0, record=False, worlds=PIMC_WORLDS):
     """Whole games (``contract=None``) or single rounds of one contract (id or name)."""
-    if not isinstance(rules, Rules):
-        raise TypeError("rules must come from build_rules()")
+    policies = check_run(rules, Rules, policies, parse_seat_policies, n_games)
     seed_u = check_seed(seed)
-    if policies is None:
-        policies = parse_seat_policies()
-    policies = np.asarray(policies, dtype=np.int8)
-    if policies.shape != (PLAYERS,):
-        raise RulesError("need one policy per seat (4)")
-    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 0:
-        raise RulesError(f"number of deals/games must be a non-negative integer, got {n_games!r}")
     if contract is None:
         plan = game_plan(rules)
     else:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .common import RulesError, parse_seat_policies as _parse_seat_policies
+from .common import RulesError, parse_seat_policies as _parse_seat_policies, variant_options
 
 GAME = "bonken"
 PLAYERS = 4
@@ -48,10 +48,8 @@ RISK = np.array([5, 5, 5, 5, 10, 15, 20, 25, 35, 45, 60, 75, 90], dtype=np.int64
 # policies (per seat; shared, fastsim/common.py): pimc = trick play by pimc; contract choice and Domino by the heuristic;
 # strong (Bonken only) = contract choice by search, pimc trick play with worlds weighted by the
 # chooser's choice, Domino by the heuristic (fastsim/bonken_strong_nb.py)
-from .common import (PIMC_WORLDS, POLICIES as _SHARED_POLICIES, POLICY_HEURISTIC,  # noqa: E402,F401
-                     POLICY_PIMC, POLICY_RANDOM, POLICY_STRONG)
-POLICIES = {**_SHARED_POLICIES, "strong": POLICY_STRONG}
-POLICY_NAMES = {v: k for k, v in POLICIES.items()}
+from .common import (PIMC_WORLDS, POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM,  # noqa: E402,F401
+                     POLICY_STRONG, SEAT_POLICIES as POLICIES, SEAT_POLICY_NAMES as POLICY_NAMES)
 
 # the strong policy's soft chooser model: softmax of the heuristic chooser's values over
 # the available contracts; negative contracts in hundredths of points (baseline − cost),
@@ -110,16 +108,8 @@ VARIANTS = ("hearts_lead", "fixed_order")
 
 
 def build_rules(variants=(), first_dealer=0):
-    opts = {}
-    for v in variants:
-        name, _, value = (v.partition("=") if isinstance(v, str) else (v[0], "=", v[1]))
-        name = name.strip().lower().replace("-", "_")
-        if name not in VARIANTS:
-            raise RulesError(f"unknown variant {name!r} for bonken; known: {', '.join(VARIANTS)}"
-                             " (doubling is out of scope)")
-        if name in opts:
-            raise RulesError(f"variant {name} given twice")
-        opts[name] = value.strip().lower()
+    opts = {name: value.lower() for name, value in variant_options(
+        variants, VARIANTS, "bonken", note=" (doubling is out of scope)").items()}
     hl = opts.get("hearts_lead", "restricted") or "restricted"
     if hl not in ("restricted", "after_broken"):
         raise RulesError(f"hearts_lead takes restricted or after_broken, got {hl!r}")

@@ -7,7 +7,7 @@ from . import boonaken_nb as nb
 from .boerenbridge import set_threads
 from .boonaken_schema import (MAX_AUCTION, MAX_TRICKS, PIMC_WORLDS,
                               Rules, RulesError, build_rules, parse_seat_policies)
-from .common import auto_chunk
+from .common import SimResult, auto_chunk, check_run
 from .rng import check_seed
 
 INFO_FIELDS = ["void", "contract", "level", "bid", "declarer_pos", "n_misere", "trump",
@@ -15,15 +15,9 @@ INFO_FIELDS = ["void", "contract", "level", "bid", "declarer_pos", "n_misere", "
                "blind", "stock", "sleeping"]
 
 
-@dataclass
-class Result:
-    rules: Rules
-    policies: np.ndarray
-    seed: int
-    deals: dict
-    play: dict | None = None
+@dataclass(kw_only=True)
+class Result(SimResult):
     start: int = 0        # global index of the first deal
-
 
     @property
     def n_deals(self):
@@ -39,23 +33,11 @@ class MatchResult:
     start: int = 0        # global index of the first match
 
 
-def _check(rules, policies, n):
-    if not isinstance(rules, Rules):
-        raise TypeError("rules must come from build_rules()")
-    if policies is None:
-        policies = parse_seat_policies(rules.players)
-    policies = np.asarray(policies, dtype=np.int64)
-    if policies.shape != (rules.players,):
-        raise RulesError(f"need one policy per seat ({rules.players})")
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise RulesError(f"number of deals/matches must be a non-negative integer, got {n!r}")
-    return policies
-
-
 def _prepare(rules, policies, n, seed, threads, chunk, per_chunk):
     """A run's checked policies, its seed as the kernels take it and its chunk size
     (``per_chunk`` units a chunk by default); sets the thread count."""
-    policies = _check(rules, policies, n)
+    policies = check_run(rules, Rules, policies, lambda: parse_seat_policies(rules.players), n,
+                         "deals/matches", np.int64)
     seed_u = check_seed(seed)
     set_threads(threads)
     if chunk is None:

@@ -47,13 +47,12 @@ LAYOUT_OPEN = np.array([[table_layout(p, n)[0] for n in range(6)] for p in range
 LAYOUT_BLIND = np.array([[table_layout(p, n)[1] for n in range(6)] for p in range(3)], dtype=np.int64)
 
 # policies (per seat; shared, fastsim/common.py): pimc = card play by pimc; auction, exchange and trump by the heuristic
-from .common import (PIMC_WORLDS, POLICIES as _COMMON_POLICIES, POLICY_HEURISTIC,  # noqa: E402,F401
-                     POLICY_NAMES, POLICY_PIMC, POLICY_RANDOM, POLICY_STRONG)
+from .common import (PIMC_WORLDS, POLICY_HEURISTIC, POLICY_NAMES, POLICY_PIMC,  # noqa: E402,F401
+                     POLICY_RANDOM, POLICY_STRONG, SEAT_POLICIES as POLICIES)
 # strong: pimc card play over STRONG_CARD_FACTOR × worlds worlds, equivalent cards scored once
 # (fastsim/boonaken_strong_nb.py). POLICY_NAMES stays the shared three: they are the tidy
 # frame's policy categories, and a run with a strong seat gets "strong" added as one more
 # (analyzer.agents.tidy_named), so frames of runs without strong are unchanged.
-POLICIES = {**_COMMON_POLICIES, "strong": POLICY_STRONG}
 STRONG_CARD_FACTOR = 4     # strong's worlds per card decision, as a multiple of --worlds
 
 # roem modes of a point contract in the play query: the given value, the seed preset's

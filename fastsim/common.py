@@ -1,4 +1,6 @@
 """Set-up helpers shared by every game's schema (pure Python)."""
+from dataclasses import dataclass
+
 import numpy as np
 
 
@@ -30,15 +32,50 @@ POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
 POLICY_PIMC = 2
 # search for every decision (not only the cards) with worlds drawn from what the bidding,
-# calling or choosing revealed; a game lists it in its own POLICIES once it implements it
+# calling or choosing revealed; every game implements it (its schema's POLICIES)
 POLICY_STRONG = 3
 POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "pimc": POLICY_PIMC}
 PIMC_WORLDS = 16   # sampled deals per pimc decision
 POLICY_NAMES = {v: k for k, v in POLICIES.items()}
+SEAT_POLICIES = {**POLICIES, "strong": POLICY_STRONG}   # what a seat's --policy may name
+SEAT_POLICY_NAMES = {v: k for k, v in SEAT_POLICIES.items()}
 
 
 class RulesError(ValueError):
     """Rules, variant or option input that cannot be played; one line for the user."""
+
+
+def variant_options(variants, known, game, known_text=None, note=""):
+    """``NAME[=VALUE]`` strings or ``(name, value)`` pairs → ``{name: value}``: names in
+    lower case with ``_`` for ``-``, string values stripped; an unknown or repeated name is
+    a :class:`RulesError` (listing ``known_text``, default the names of ``known``)."""
+    opts = {}
+    for v in variants:
+        name, value = v.partition("=")[::2] if isinstance(v, str) else v
+        name = name.strip().lower().replace("-", "_")
+        if name not in known:
+            raise RulesError(f"unknown variant {name!r} for {game}; known: "
+                             f"{known_text or ', '.join(known)}{note}")
+        if name in opts:
+            raise RulesError(f"variant {name} given twice")
+        opts[name] = value.strip() if isinstance(value, str) else value
+    return opts
+
+
+def check_run(rules, rules_type, policies, default_policies, n, units="deals/games",
+              dtype=np.int8):
+    """The checks every game's ``simulate`` starts with: ``rules`` from the game's
+    ``build_rules`` (a bug otherwise: TypeError), one policy code per seat (``None``: the
+    array ``default_policies()`` returns), ``n`` a count of ``units``. Returns the policies."""
+    if not isinstance(rules, rules_type):
+        raise TypeError("rules must come from build_rules()")
+    seats = default_policies()
+    policies = np.asarray(seats if policies is None else policies, dtype=dtype)
+    if policies.shape != seats.shape:
+        raise RulesError(f"need one policy per seat ({len(seats)}), got {policies.shape}")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise RulesError(f"number of {units} must be a non-negative integer, got {n!r}")
+    return policies
 
 
 def parse_seat_policies(players, known, default, seat_policies=()):
@@ -107,3 +144,19 @@ def run_chunks(n_chunks, call, kernel):
         raise
     finally:
         pool.shutdown(wait=True)
+
+
+@dataclass(kw_only=True)
+class SimResult:
+    """What a game's ``simulate`` returns: its rules, the seat policies and seed, the per-deal
+    result arrays (``deals[name]``, one row per deal; per-seat columns ``(rows, players)``)
+    and the recorded tricks when asked for (``play``). Each game adds its own fields."""
+    rules: object
+    policies: np.ndarray
+    seed: int
+    deals: dict
+    play: dict | None = None
+
+    @property
+    def n_deals(self):
+        return len(self.deals["deal"])

@@ -8,41 +8,26 @@ from .boerenbridge import set_threads
 from .klaverjassen_schema import (DEAL_COLUMNS, GAME_COLUMNS, GAME_DEALS, MAX_GAME_DEALS,
                                   PIMC_WORLDS, PLAYERS, Rules, RulesError, build_rules,
                                   parse_seat_policies)
-from .common import auto_chunk
+from .common import SimResult, auto_chunk, check_run
 from .rng import check_seed
 
 DEFAULT_CHUNK = 256
 
 
-@dataclass
-class Result:
-    rules: Rules
-    policies: np.ndarray
-    seed: int
+@dataclass(kw_only=True)
+class Result(SimResult):
     boompje: bool
     fixed_trump: int     # -1: called
     fixed_team: int
-    deals: dict
     games: dict
-    play: dict | None = None
-
-    @property
-    def n_deals(self):
-        return len(self.deals["deal"])
 
 
 def simulate(rules, n, seed=0, policies=None, boompje=False, trump=None, playing_team=0,
              threads=None, chunk=None, game_start=0, record=False, worlds=PIMC_WORLDS):
     """``n`` independent deals (``boompje=False``) or ``n`` 16-deal games. ``trump``: a
     suit index to fix trump (no calling) with ``playing_team`` playing."""
-    if not isinstance(rules, Rules):
-        raise TypeError("rules must come from build_rules()")
+    policies = check_run(rules, Rules, policies, parse_seat_policies, n)
     seed_u = check_seed(seed)
-    if policies is None:
-        policies = parse_seat_policies()
-    policies = np.asarray(policies, dtype=np.int8)
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise RulesError(f"number of deals/games must be a non-negative integer, got {n!r}")
     if trump is not None and not 0 <= trump < 4:
         raise RulesError("trump must be a suit 0..3")
     if playing_team not in (0, 1):

@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .common import RulesError, parse_seat_policies as _parse_seat_policies
+from .common import RulesError, parse_seat_policies as _parse_seat_policies, variant_options
 
 GAME = "klaverjassen"
 PLAYERS = 4
@@ -44,14 +44,13 @@ for _r, _v in {9: 45, 7: 35, 12: 25, 8: 20, 11: 15, 10: 12, 6: 10, 5: 10}.items(
 CALL_THRESHOLD = np.array([95, 90, 90, 85], dtype=np.int64)
 
 # policies (per seat; shared, fastsim/common.py): pimc = card play by pimc; the trump call by the heuristic;
-from .common import (PIMC_WORLDS, POLICIES as _COMMON_POLICIES, POLICY_HEURISTIC,  # noqa: E402,F401
-                     POLICY_NAMES, POLICY_PIMC, POLICY_RANDOM, POLICY_STRONG)
+from .common import (PIMC_WORLDS, POLICY_HEURISTIC, POLICY_NAMES, POLICY_PIMC,  # noqa: E402,F401
+                     POLICY_RANDOM, POLICY_STRONG, SEAT_POLICIES as POLICIES)
 # strong: the trump call by search and pimc card play over worlds that fit the calling
 # round (fastsim/klaverjassen_strong_nb.py); Klaverjassen is the game that plays it.
 # POLICY_NAMES stays the shared three: they are the tidy frame's policy categories, and a
 # run with a strong seat gets "strong" added as one more (analyzer.agents.tidy_named), so
 # the frames of runs without one are unchanged
-POLICIES = {**_COMMON_POLICIES, "strong": POLICY_STRONG}
 
 CTR_CALL = 64
 CTR_FORCED = 68
@@ -90,16 +89,9 @@ VARIANTS = ("amsterdam", "undertrump", "four_of_a_kind")
 
 
 def build_rules(variants=(), first_dealer=0):
-    opts = {}
-    for v in variants:
-        name, _, value = v.partition("=")
-        name = name.strip().lower().replace("-", "_")
-        if name not in VARIANTS:
-            raise RulesError(f"unknown variant {name!r} for klaverjassen; known: amsterdam, "
-                             "undertrump=forced, four_of_a_kind=all_100")
-        if name in opts:
-            raise RulesError(f"variant {name} given twice")
-        opts[name] = value.strip().lower()
+    opts = {name: value.lower() for name, value in variant_options(
+        variants, VARIANTS, "klaverjassen",
+        known_text="amsterdam, undertrump=forced, four_of_a_kind=all_100").items()}
     if opts.get("amsterdam", "") not in ("", "on", "1", "true"):
         raise RulesError(f"amsterdam takes no value, got {opts['amsterdam']!r}")
     if "undertrump" in opts and opts["undertrump"] not in ("forced", "never"):
