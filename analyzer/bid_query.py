@@ -87,7 +87,7 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=Non
     def weigh(start, count):
         if condition:
             return engine.bid_weights(seed_u, n, h, position, unseen, given_arr, trump, blind,
-                                      np.float64(lam), np.int64(start), int(count))
+                                      np.float64(lam), np.int64(start), int(count), threads)
         return np.zeros(count, dtype=np.float64), np.zeros(count, dtype=np.float64)
 
     budget = samples * MAX_DRAW_FACTOR if condition else samples
@@ -105,7 +105,7 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=Non
         seed_u, n, h, position, np.int64(mask_of(codes)), turned, trump, unseen, given_arr,
         pol, SCORING[rules.scoring], rules.bauer_bonus, rules.dealer_rule,
         rules.blind_one_card, np.int64(check_worlds(worlds)), deals[z], np.int64(CHUNK),
-        tr[z], sc[z]), desc="deals played")
+        tr[z], sc[z], threads), desc="deals played")
     tricks = tr.astype(np.int64)
     scores = sc.astype(np.float64)
     st = weight_stats(w)

@@ -112,7 +112,7 @@ def query_state(state, make, threads=None):
     elif state.to_move != state.position:
         raise RulesError(f"it is position {state.to_move}'s turn, not position {state.position}'s")
     if threads is not None:
-        from fastsim.boerenbridge import set_threads
+        from fastsim.common import set_threads
         set_threads(threads)
     return state, np.array(state.legal_actions(), dtype=np.int64)
 
@@ -180,16 +180,7 @@ def query_kernels(pq, threads, playouts, policy):
     namespace) with its ahead-of-time functions, when built, for a small heuristic query
     on one thread; else numba's kernels (``pq.jit``) on ``threads`` threads (None: all
     cores)."""
-    from fastsim.common import check_threads
-    if threads is not None:
-        check_threads(threads)
-    if policy == "heuristic" and pq.ahead_of_time and threads in (None, 1) \
-            and playouts <= AOT_MAX_PLAYOUTS:
-        return pq
-    if threads is not None:
-        from fastsim.boerenbridge import set_threads
-        set_threads(threads)
-    return pq.jit
+    return pq.pick(threads, policy == "heuristic" and playouts <= AOT_MAX_PLAYOUTS)
 
 
 def ess(weights):

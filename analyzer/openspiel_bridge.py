@@ -578,7 +578,7 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
     from .tournament import check_size
     n, worlds = check_size(n, worlds, entry.TOURNAMENT_DEFAULT["deal"])
     if threads is not None:
-        from fastsim.boerenbridge import set_threads
+        from fastsim.common import set_threads
         set_threads(threads)
     nseat, h = rules.players, rules.schedule[0]
     og = load_game(nseat, h)

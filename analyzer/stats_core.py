@@ -36,7 +36,7 @@ def check_query(policy, known, samples, seed, threads):
         raise RulesError(f"--samples must be a positive integer, got {samples!r}")
     seed_u = check_seed(seed)
     if threads is not None:
-        from fastsim.boerenbridge import set_threads
+        from fastsim.common import set_threads
         set_threads(threads)
     return seed_u
 

@@ -2,14 +2,22 @@
 
     python benchmarks/bench_first_run.py [--repeats 2]
 
-Each figure is a fresh ``python cli.py …`` process (as a user runs ``troef …``) with a fresh,
-empty ``NUMBA_CACHE_DIR`` for the cold start, then the same folder again for the warm start.
-Wall seconds, and CPU seconds (user + system, ``os.wait4``): the compile runs on one core, so
-on a machine shared with other jobs the CPU figure is what an idle machine's wall time would
-be. Goal (issue: speed where users wait): cold within 5 s, warm under 0.7 s.
+Each figure is a fresh ``python cli.py …`` process (as a user runs ``troef …``). Three ways:
+
+- numba's kernels (``TROEF_AOT=0``) with a fresh, empty ``NUMBA_CACHE_DIR``: the cold start,
+  every kernel compiled; then the same folder again: numba's warm start;
+- the kernels built ahead of time (``fastsim/aot.py``, as ``make setup`` builds them; built
+  once here into a scratch folder and copied into each fresh cache folder), with numba's
+  kernel cache empty: the first run after set-up, and again.
+
+``XDG_CACHE_HOME`` points at a scratch folder too, so no cache of this machine is used.
+Wall seconds, and CPU seconds (user + system, ``os.wait4``): on a machine shared with other
+jobs the CPU figure is what an idle machine's wall time would be. Goal (issue: speed where
+users wait): cold within 5 s, warm under 0.7 s.
 """
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -30,8 +38,9 @@ COMMANDS = {
 }
 
 
-def run(args, cache):
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+def run(args, cache, aot="0"):
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, XDG_CACHE_HOME=os.path.join(cache, "xdg"),
+               TROEF_AOT=aot)
     t = time.perf_counter()
     p = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), *args], cwd=ROOT, env=env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -42,22 +51,42 @@ def run(args, cache):
     return wall, ru.ru_utime + ru.ru_stime
 
 
+def build_aot(folder):
+    """Build the ahead-of-time modules into ``folder`` (as NUMBA_CACHE_DIR); their path."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=folder, XDG_CACHE_HOME=os.path.join(folder, "xdg"))
+    subprocess.run([sys.executable, "-m", "fastsim.aot"], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    built = [p for p in Path(folder, "troef").glob("aot-*") if p.is_dir()]
+    if len(built) != 1:
+        raise SystemExit("the ahead-of-time modules were not built (no C compiler?)")
+    return built[0]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=2)
     a = ap.parse_args()
     print(f"machine: {machine()}")
-    for label, args in COMMANDS.items():
-        cold, warm = [], []
-        for _ in range(a.repeats):
-            with tempfile.TemporaryDirectory(prefix="troef-first-") as cache:
-                cold.append(run(args, cache))
-                warm.append(run(args, cache))
-        load = os.getloadavg()[0]
-        med = lambda xs, i: statistics.median(x[i] for x in xs)  # noqa: E731
-        print(f"{label}\n  cold: {med(cold, 0):.1f} s wall, {med(cold, 1):.1f} s CPU; "
-              f"warm: {med(warm, 0):.2f} s wall, {med(warm, 1):.2f} s CPU "
-              f"(median of {a.repeats}; load average {load:.1f})", flush=True)
+    with tempfile.TemporaryDirectory(prefix="troef-aot-") as scratch:
+        modules = build_aot(scratch)
+        for label, args in COMMANDS.items():
+            cold, warm, first, again = [], [], [], []
+            for _ in range(a.repeats):
+                with tempfile.TemporaryDirectory(prefix="troef-first-") as cache:
+                    cold.append(run(args, cache))
+                    warm.append(run(args, cache))
+                with tempfile.TemporaryDirectory(prefix="troef-first-") as cache:
+                    shutil.copytree(modules, Path(cache, "troef", modules.name))
+                    first.append(run(args, cache, aot="1"))
+                    again.append(run(args, cache, aot="1"))
+            load = os.getloadavg()[0]
+            med = lambda xs, i: statistics.median(x[i] for x in xs)  # noqa: E731
+            print(f"{label}\n  numba's kernels: cold {med(cold, 0):.1f} s wall, {med(cold, 1):.1f} s CPU; "
+                  f"warm {med(warm, 0):.2f} s wall, {med(warm, 1):.2f} s CPU\n"
+                  f"  built ahead of time, empty kernel cache: first {med(first, 0):.2f} s wall, "
+                  f"{med(first, 1):.2f} s CPU; again {med(again, 0):.2f} s wall, "
+                  f"{med(again, 1):.2f} s CPU (median of {a.repeats}; load average {load:.1f})",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -37,10 +37,28 @@ PREFIX = "_troef_aot_"
 
 _I = "i8"
 _A = "i8[::1]"
+_B1 = "i1[::1]"
+_B2 = "i1[:, ::1]"
+_H2 = "i2[:, ::1]"
 # name -> (JIT module, {function: signature}): the functions each play query calls from
 # Python on its default path, with the types the Python layer passes
-# (analyzer/<game>_play.py); the query's other kernels (other policies, Domino) stay numba's
+# (analyzer/<game>_play.py); the query's other kernels (other policies, Domino) stay numba's.
+# Also Boerenbridge's simulation and bid query with the heuristic everywhere
+# (fastsim/boerenbridge.py; ``none``: no search policy) and the summary's sums.
 MODULES = {
+    "boerenbridge": ("fastsim.boerenbridge_nb", {
+        "games_chunk_nb": f"void(u8, i8, i8, {_A}, b1[::1], i8, {_B1}, i8, b1, b1, b1, i8, i8, i8, i8, "
+                          f"{_A}, {_A}, i2[::1], {_B1}, {_B1}, {_B1}, {_B1}, {_B1}, i8[:, ::1], {_B2}, "
+                          f"{_B2}, {_H2}, i4[:, ::1], {_H2}, {_H2}, b1[:, ::1], b1, i1[:, :, ::1], "
+                          f"{_B2}, {_B2}, none)",
+        "bid_weights_nb": f"void(u8, i8, i8, i8, i8, i8, {_A}, {_A}, i8, b1, f8, i8, f8[::1], f8[::1])",
+        "bid_query_nb": f"void(u8, i8, i8, i8, i8, i8, i8, i8, {_A}, {_A}, i8, i8, b1, b1, b1, i8, {_A}, "
+                        f"i8, {_B2}, {_H2}, none)",
+    }),
+    "features": ("fastsim.features_nb", {
+        "position_sums_nb": f"i8[:, ::1]({_B1}, {_B2}, {_B2}, {_H2})",
+        "seat_sums_nb": f"Tuple((i8[::1], i8[::1], i8[:, ::1]))(i4[:, ::1], {_H2}, b1[:, ::1])",
+    }),
     "boerenbridge_play": ("fastsim.boerenbridge_play_nb", {
         "sample_worlds_nb": f"void(u8, {', '.join([_I] * 8)}, {_A}, {_A}, i8, {_A}, b1, f8, "
                             "b1, b1, i8, i8, i8[:, ::1], f8[::1], f8[::1])",
@@ -150,6 +168,19 @@ class Kernels:
     @property
     def ahead_of_time(self):
         return load(self._name) is not None
+
+    def pick(self, threads=None, small=True):
+        """The namespace a call should run: this one (its ahead-of-time functions, on one
+        thread) for ``small`` work when they are built and ``threads`` is None or 1; else
+        numba's module, on ``threads`` threads (None: all cores)."""
+        from .common import check_threads, set_threads
+        if threads is not None:
+            check_threads(threads)
+        if small and threads in (None, 1) and self.ahead_of_time:
+            return self
+        if threads is not None:
+            set_threads(threads)
+        return self.jit
 
     def __getattr__(self, attr):
         if attr.startswith("_"):

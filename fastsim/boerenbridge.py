@@ -3,21 +3,25 @@
 Validates the set-up (:func:`fastsim.boerenbridge_schema.build_rules`), allocates the
 result arrays of the schema and runs :func:`fastsim.boerenbridge_nb.games_chunk_nb` over the
 chunks on parallel threads (:func:`fastsim.common.run_chunks`); :func:`bid_weights` and
-:func:`bid_query` do the same for the bid query's kernels.
+:func:`bid_query` do the same for the bid query's kernels. Small runs with the heuristic in
+every seat use the kernels built ahead of time where they are (:mod:`fastsim.aot`), on one
+thread, and start without numba; the results are the same either way.
 """
 from dataclasses import dataclass
 
-from ._jit import numba
 import numpy as np
 
-from . import boerenbridge_nb as nb
+from .aot import kernels
 from .boerenbridge_schema import (DEAL_COLUMNS, GAME_COLUMNS, PIMC_WORLDS, SCORING, Rules,
                                   RulesError, build_rules, parse_seat_policies)
-from .common import (POLICY_HEURISTIC, SimResult, auto_chunk, check_run, check_threads,
-                     run_chunks)
-from .rng import check_seed, run_key
+from .common import (POLICY_HEURISTIC, SimResult, auto_chunk, check_run, check_seed, run_chunks,
+                     run_key, set_threads)
 
 DEFAULT_CHUNK = 2048
+# a heuristic run or bid query of at most this many cards played (deals × cards a hand) on
+# one thread runs the ahead-of-time kernels where they are built (about 0.3 s on one core)
+AOT_MAX_CARDS = 2_000_000
+nb = kernels("boerenbridge")
 
 
 @dataclass(kw_only=True)
@@ -27,15 +31,6 @@ class Result(SimResult):
     order, ``leader`` and ``winner``: positions relative to the dealer... see
     :func:`record_play`)."""
     games: dict
-
-
-def set_threads(threads):
-    """Use ``threads`` worker threads (``None``: all cores). Returns the number used."""
-    if threads is None:
-        return numba.get_num_threads()
-    threads = min(check_threads(threads), numba.config.NUMBA_NUM_THREADS)
-    numba.set_num_threads(threads)
-    return threads
 
 
 def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=None,
@@ -73,6 +68,7 @@ def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=None,
     if n_games:
         rkey = run_key(seed_u)
         search = None if not record and (policies == POLICY_HEURISTIC).all() else True
+        k = nb.pick(threads, search is None and rows * hmax <= AOT_MAX_CARDS)
         args = (n, np.asarray(rules.schedule, dtype=np.int64),
                 np.asarray(rules.notrump, dtype=np.bool_), rules.first_dealer, policies,
                 SCORING[rules.scoring], rules.bauer_bonus, rules.dealer_rule,
@@ -83,8 +79,8 @@ def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=None,
                 deals["hands"], deals["bids"], deals["tricks"], deals["scores"],
                 games["totals"], games["exact"], games["best"], games["winners"],
                 record, r_cards, r_lead, r_win, search)
-        run_chunks(-(-n_games // chunk), lambda ci: nb.games_chunk_nb(rkey, ci, *args),
-                   nb.games_chunk_nb)
+        run_chunks(-(-n_games // chunk), lambda ci: k.games_chunk_nb(rkey, ci, *args),
+                   k.games_chunk_nb)
     play = {"cards": r_cards, "leader": r_lead, "winner": r_win} if record else None
     return Result(rules=rules, policies=policies, seed=int(seed), deals=deals, games=games,
                   play=play)
@@ -94,29 +90,33 @@ def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=None,
 BID_WEIGHT_SLICE = 4096        # deals per parallel slice of bid_weights (results never depend on it)
 
 
-def bid_weights(seed_u, n, h, my_pos, unseen, given, trump, blind, lam, start, count):
+def bid_weights(seed_u, n, h, my_pos, unseen, given, trump, blind, lam, start, count,
+                threads=None):
     """(log weights, thinning uniforms) of deals ``start .. start+count``: see
     :func:`fastsim.boerenbridge_nb.bid_weights_nb`."""
     lw = np.empty(count, dtype=np.float64)
     u = np.empty(count, dtype=np.float64)
     rkey = run_key(seed_u)
     k = BID_WEIGHT_SLICE
-    run_chunks(-(-count // k), lambda ci: nb.bid_weights_nb(
+    kn = nb.pick(threads, count * h <= AOT_MAX_CARDS)
+    run_chunks(-(-count // k), lambda ci: kn.bid_weights_nb(
         rkey, ci * k, min(ci * k + k, count), n, h, my_pos, unseen, given, trump, blind,
-        lam, start, lw, u), nb.bid_weights_nb)
+        lam, start, lw, u), kn.bid_weights_nb)
     return lw, u
 
 
 def bid_query(seed_u, n, h, my_pos, my_hand, turned, trump, unseen, given, others_pol, scoring,
-              bauer, dealer_rule, blind, worlds, deals, chunk, out_tricks, out_scores):
-    """Play the bid query's sampled deals: see :func:`fastsim.boerenbridge_nb.bid_query_nb`."""
-    from .common import POLICY_HEURISTIC as H
+              bauer, dealer_rule, blind, worlds, deals, chunk, out_tricks, out_scores,
+              threads=None):
+    """Play the bid query's sampled deals: see :func:`fastsim.boerenbridge_nb.bid_query_nb`
+    (each deal once for every bid of the player asking)."""
     rkey = run_key(seed_u)
-    search = None if others_pol == H else True
-    run_chunks(-(-len(deals) // chunk), lambda ci: nb.bid_query_nb(
+    search = None if others_pol == POLICY_HEURISTIC else True
+    kn = nb.pick(threads, search is None and len(deals) * (h + 1) * h <= AOT_MAX_CARDS)
+    run_chunks(-(-len(deals) // chunk), lambda ci: kn.bid_query_nb(
         rkey, ci, n, h, my_pos, my_hand, turned, trump, unseen, given, others_pol, scoring,
         bauer, dealer_rule, blind, worlds, deals, chunk, out_tricks, out_scores, search),
-        nb.bid_query_nb)
+        kn.bid_query_nb)
 
 __all__ = ["Result", "simulate", "bid_weights", "bid_query", "build_rules", "parse_seat_policies", "set_threads",
            "RulesError"]

@@ -4,10 +4,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import bonken_nb as nb
-from .boerenbridge import set_threads
 from .bonken_schema import (DEAL_COLUMNS, GAME_COLUMNS, MAX_TURNS, PIMC_WORLDS, PLAYERS, ROUNDS, Rules,
                             RulesError, build_rules, contract_id, parse_seat_policies)
-from .common import SimResult, auto_chunk, check_run
+from .common import SimResult, auto_chunk, check_run, set_threads
 from .rng import check_seed
 
 DEFAULT_CHUNK = 512

@@ -4,10 +4,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import boonaken_nb as nb
-from .boerenbridge import set_threads
 from .boonaken_schema import (MAX_AUCTION, MAX_TRICKS, PIMC_WORLDS,
                               Rules, RulesError, build_rules, parse_seat_policies)
-from .common import SimResult, auto_chunk, check_run
+from .common import SimResult, auto_chunk, check_run, set_threads
 from .rng import check_seed
 
 INFO_FIELDS = ["void", "contract", "level", "bid", "declarer_pos", "n_misere", "trump",

@@ -1,7 +1,28 @@
-"""Set-up helpers shared by every game's schema (pure Python)."""
+"""Set-up helpers shared by every game's schema (pure Python, no numba)."""
+import os
+import sys
 from dataclasses import dataclass
 
 import numpy as np
+
+# SplitMix64, the RNG's mixer (fastsim/rng.py; part of the reproducibility contract): the
+# golden-ratio increment, the deal-index multiplier and the output function's multipliers
+SPLITMIX_GOLDEN = 0x9E3779B97F4A7C15
+SPLITMIX_DEAL = 0xD1B54A32D192ED03
+SPLITMIX_M1 = 0xBF58476D1CE4E5B9
+SPLITMIX_M2 = 0x94D049BB133111EB
+SPLITMIX_SHIFTS = (30, 27, 31)
+_MASK64 = (1 << 64) - 1
+
+
+def run_key(seed):
+    """The run's key (:func:`fastsim.rng.run_key_nb`) as ``np.uint64``, computed without
+    numba: a kernel called with the Python int numba returns would type it int64."""
+    a, b, c = SPLITMIX_SHIFTS
+    z = (int(seed) * SPLITMIX_GOLDEN + 1) & _MASK64
+    z = ((z ^ (z >> a)) * SPLITMIX_M1) & _MASK64
+    z = ((z ^ (z >> b)) * SPLITMIX_M2) & _MASK64
+    return np.uint64(z ^ (z >> c))
 
 
 MAX_SEED = 2**64 - 1
@@ -104,11 +125,49 @@ def parse_seat_policies(players, known, default, seat_policies=()):
     return pol
 
 
+_threads_wanted = []
+
+
+def configured_threads():
+    """numba's thread pool size (``NUMBA_NUM_THREADS``, default the usable cores), read as
+    numba reads it, without importing numba."""
+    if "numba" in sys.modules:
+        return sys.modules["numba"].config.NUMBA_NUM_THREADS
+    env = os.environ.get("NUMBA_NUM_THREADS", "").strip()
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    return max(1, len(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") \
+        else max(1, os.cpu_count() or 1)
+
+
+def set_threads(threads):
+    """Use ``threads`` worker threads (``None``: all cores). Returns the number used. Before
+    numba is imported the choice is kept and applied when it is (:func:`fastsim.on_jit`),
+    so that a command whose kernels are built ahead of time need not import it."""
+    if threads is None:
+        return current_threads()
+    threads = min(check_threads(threads), configured_threads())
+    if "fastsim._jit" in sys.modules:
+        sys.modules["numba"].set_num_threads(threads)
+    else:
+        from ._hooks import on_jit
+        if not _threads_wanted:
+            on_jit(lambda: sys.modules["numba"].set_num_threads(_threads_wanted[-1]))
+        _threads_wanted.append(threads)
+    return threads
+
+
+def current_threads():
+    """The worker threads the kernels use now (see :func:`set_threads`)."""
+    if "fastsim._jit" in sys.modules:
+        return sys.modules["numba"].get_num_threads()
+    return _threads_wanted[-1] if _threads_wanted else configured_threads()
+
+
 def auto_chunk(n_units, default, threads):
     """Units per parallel chunk: the game's default, but small enough that every thread
     gets work on short runs (the results never depend on it)."""
-    from ._jit import numba
-    t = threads or numba.get_num_threads()
+    t = threads or current_threads()
     return max(1, min(default, -(-n_units // (4 * t))))
 
 
@@ -121,12 +180,15 @@ def run_chunks(n_chunks, call, kernel):
     extra linking more than doubled a kernel's first, uncached compile. While the kernel is
     not yet compiled or loaded in this process, chunk 0 runs first in the calling thread,
     so that it is compiled (or read from the cache) once, there, and not by racing threads."""
-    from ._jit import numba
     start = 0
+    if not hasattr(kernel, "signatures"):     # built ahead of time (fastsim.aot): one thread
+        for ci in range(n_chunks):
+            call(np.int64(ci))
+        return
     if n_chunks and not kernel.signatures:
         call(np.int64(0))
         start = 1
-    threads = min(numba.get_num_threads(), n_chunks - start)
+    threads = min(current_threads(), n_chunks - start)
     if threads <= 1:
         for ci in range(start, n_chunks):
             call(np.int64(ci))

@@ -4,11 +4,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import klaverjassen_nb as nb
-from .boerenbridge import set_threads
 from .klaverjassen_schema import (DEAL_COLUMNS, GAME_COLUMNS, GAME_DEALS, MAX_GAME_DEALS,
                                   PIMC_WORLDS, PLAYERS, Rules, RulesError, build_rules,
                                   parse_seat_policies)
-from .common import SimResult, auto_chunk, check_run
+from .common import SimResult, auto_chunk, check_run, set_threads
 from .rng import check_seed
 
 DEFAULT_CHUNK = 256

@@ -9,15 +9,15 @@ deal is the SplitMix64 sequence started at that deal's key.
 import numpy as np
 from ._jit import njit
 
-from .common import MAX_SEED, check_seed  # noqa: F401  (the seed rule has no numba)
+# the seed rule and the mixer's constants have no numba (fastsim/common.py, with run_key)
+from .common import (MAX_SEED, SPLITMIX_DEAL, SPLITMIX_GOLDEN, SPLITMIX_M1,  # noqa: F401
+                     SPLITMIX_M2, SPLITMIX_SHIFTS, check_seed)
 
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-DEALK = np.uint64(0xD1B54A32D192ED03)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_S30 = np.uint64(30)
-_S27 = np.uint64(27)
-_S31 = np.uint64(31)
+GOLDEN = np.uint64(SPLITMIX_GOLDEN)
+DEALK = np.uint64(SPLITMIX_DEAL)
+_M1 = np.uint64(SPLITMIX_M1)
+_M2 = np.uint64(SPLITMIX_M2)
+_S30, _S27, _S31 = (np.uint64(s) for s in SPLITMIX_SHIFTS)
 _S32 = np.uint64(32)
 _ONE = np.uint64(1)
 
@@ -65,12 +65,6 @@ def below_nb(dkey, counter, m):
     """A uniform integer in ``[0, m)`` for decision ``counter`` (``1 <= m < 2**32``)."""
     r = rand_nb(dkey, counter) >> _S32
     return np.int64((r * np.uint64(m)) >> _S32)
-
-
-def run_key(seed):
-    """:func:`run_key_nb` from Python, as ``np.uint64``: numba returns a Python int, which
-    would come back into a kernel typed int64 below 2**63 (and then mix differently)."""
-    return np.uint64(run_key_nb(np.uint64(seed)))
 
 
 @njit(cache=True)

@@ -194,6 +194,12 @@ def test_a_module_built_from_other_code_is_not_loaded(built, monkeypatch):
 
 @pytest.mark.parametrize("game", sorted(PLAYS))
 def test_cli_play_starts_without_numba_and_answers_the_same(built, game):
+    _cli_twice(built, ["play", game, *PLAYS[game], "--samples", "300", "--json"])
+
+
+def _cli_twice(built, args):
+    """``troef ARGS`` with the ahead-of-time kernels (numba never imported) and without:
+    the same JSON."""
     code = ("import sys, cli\n"
             "try:\n    cli.main(args=sys.argv[1:], prog_name='troef')\n"
             "except SystemExit as e:\n    assert not e.code, e.code\n"
@@ -203,7 +209,6 @@ def test_cli_play_starts_without_numba_and_answers_the_same(built, game):
         env = dict(os.environ, PYTHONPATH=str(ROOT), TROEF_AOT=flag)
         if flag == "1" and built:    # where the modules are (numba's own cache: as usual)
             env["NUMBA_CACHE_DIR"] = built
-        args = ["play", game, *PLAYS[game], "--samples", "300", "--json"]
         proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
                               text=True, cwd=ROOT, env=env, timeout=600)
         assert proc.returncode == 0, proc.stderr
@@ -232,3 +237,108 @@ def test_modules_of_other_code_versions_are_pruned(tmp_path):
     _cache._prune(str(tmp_path), str(mine), prefix="aot-")
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         [mine.name, other.name, numba_dir.name])
+
+
+# ---------------------------------------------------------------- simulation and bid query
+
+SIM_CASES = [   # (players, hand_size, schedule, variants, games)
+    (4, 8, None, (), 3000),
+    (3, 13, None, ("scoring=hard",), 500),
+    (5, None, "standard", ("scoring=dutch", "bauer_bonus", "no_trump_rounds=ones,top"), 40),
+    (5, None, "short", ("blind_one_card", "dealer_rule=off"), 60),
+    (7, 7, None, (), 800),
+]
+
+
+def _kernels_run(monkeypatch):
+    """Record which kernel each run_chunks call of the Boerenbridge front runs."""
+    import fastsim.boerenbridge as fb
+    seen = []
+    real = fb.run_chunks
+
+    def spy(n_chunks, call, kernel):
+        seen.append("jit" if hasattr(kernel, "signatures") else "aot")
+        return real(n_chunks, call, kernel)
+
+    monkeypatch.setattr(fb, "run_chunks", spy)
+    return seen
+
+
+@pytest.mark.parametrize("case", range(len(SIM_CASES)))
+def test_simulation_ahead_of_time_equals_jit(built, monkeypatch, case):
+    players, hand_size, schedule, variants, games = SIM_CASES[case]
+    rules = build_rules(players=players, hand_size=hand_size, schedule=schedule,
+                        variants=variants)
+    seen = _kernels_run(monkeypatch)
+    runs = {}
+    for flag in ("1", "0"):
+        monkeypatch.setenv("TROEF_AOT", flag)
+        runs[flag] = simulate(rules, games, seed=case + 20, game_start=7)
+    assert seen == ["aot", "jit"]
+    for part in ("deals", "games"):
+        a, b = getattr(runs["1"], part), getattr(runs["0"], part)
+        assert sorted(a) == sorted(b)
+        for name in a:
+            assert a[name].dtype == b[name].dtype and np.array_equal(a[name], b[name]), name
+    assert runs["1"].n_deals > 100
+
+
+def test_simulations_that_are_large_threaded_searched_or_recorded_run_numba(built, monkeypatch):
+    from fastsim.boerenbridge import AOT_MAX_CARDS
+    monkeypatch.setenv("TROEF_AOT", "1")
+    rules = build_rules(players=4, hand_size=8)
+    seen = _kernels_run(monkeypatch)
+    small = simulate(rules, 500, seed=3)
+    threaded = simulate(rules, 500, seed=3, threads=2)
+    simulate(rules, AOT_MAX_CARDS // 8 + 1, seed=3)
+    simulate(rules, 50, seed=3, policies=parse_seat_policies(4, seat_policies=("1=pimc",)))
+    recorded = simulate(rules, 500, seed=3, record=True)
+    assert seen == ["aot", "jit", "jit", "jit", "jit"]
+    for res in (threaded, recorded):
+        assert all(np.array_equal(small.deals[k], res.deals[k]) for k in small.deals)
+
+
+BID_CASES = [   # (players, hand, trump card, position, bids before, variants, policy)
+    (4, "AS KS 7H 2C 9D TD 3C 4H", "5H", 3, "1,2,3", (), "heuristic"),
+    (4, "AS KS 7H 2C 9D TD 3C 4H", "5H", 0, None, ("scoring=dutch",), "heuristic"),
+    (3, "AH KH QH 2S", "9C", 2, "0,1", ("scoring=hard", "bauer_bonus"), "heuristic"),
+    (5, "AS", "3D", 1, "0", ("blind_one_card",), "heuristic"),
+    (4, "AS KS 7H 2C", "5H", 2, "1,1", (), "random"),
+]
+
+
+@pytest.mark.parametrize("case", range(len(BID_CASES)))
+def test_bid_query_ahead_of_time_equals_jit(built, monkeypatch, case):
+    from analyzer.bid_query import bid_query, json_payload
+    players, hand, turned, position, before, variants, policy = BID_CASES[case]
+    seen = _kernels_run(monkeypatch)
+    out = {}
+    for flag in ("1", "0"):
+        monkeypatch.setenv("TROEF_AOT", flag)
+        r = bid_query(players, hand, turned, position, before, 3000, policy, variants,
+                      seed=case)
+        out[flag] = json.dumps(json_payload(r), sort_keys=True)
+    assert out["1"] == out["0"]
+    half = len(seen) // 2         # only a heuristic query has its kernels built ahead of time
+    assert seen[:half] == ["aot" if policy == "heuristic" else "jit"] * half
+    assert seen[half:] == ["jit"] * half and seen
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "boerenbridge", "--hand-size", "8", "--deals", "2000", "--json"],
+    ["simulate", "boerenbridge", "--players", "5", "--games", "30", "--json"],
+    ["bid", "boerenbridge", "--hand", "AS KS 7H 2C 9D TD 3C 4H", "--trump-card", "5H",
+     "--position", "3", "--bids-before", "1,2,3", "--samples", "4000", "--json"],
+], ids=["deals", "games", "bid"])
+def test_cli_simulate_and_bid_start_without_numba_and_answer_the_same(built, args):
+    _cli_twice(built, args)
+
+
+def test_threads_chosen_before_numba_is_imported_apply_once_it_is():
+    code = ("import sys\nfrom fastsim.common import current_threads, set_threads\n"
+            "assert set_threads(1) == 1 and current_threads() == 1\n"
+            "assert 'numba' not in sys.modules\n"
+            "import fastsim._jit, numba\nprint(numba.get_num_threads(), current_threads())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), check=True)
+    assert out.stdout.split() == ["1", "1"]

@@ -26,6 +26,15 @@ def test_matches_specification(seed, deal):
     assert [int(x) for x in got] == [_rand(seed, deal, int(c)) for c in counters]
 
 
+@pytest.mark.parametrize("seed", [0, 1, 42, 2**32 + 7, 2**63 - 1, 2**63, 2**64 - 1])
+def test_run_key_without_numba_is_the_kernels_run_key(seed):
+    from fastsim.common import run_key
+    key = run_key(seed)
+    assert isinstance(key, np.uint64)
+    assert int(key) == _mix((seed * 0x9E3779B97F4A7C15 + 1) & MASK)
+    assert key == np.uint64(rng.run_key_nb(np.uint64(seed)))
+
+
 def test_streams_differ():
     a = rng.rand_block(1, 0, np.arange(8))
     b = rng.rand_block(1, 1, np.arange(8))

@@ -98,14 +98,15 @@ def partials(result):
     """Per position the player-deal count and the sums of bids, tricks, scores and exact
     bids; for whole games per seat the sums of totals and exact bids, and the win counts
     by number of co-winners (exact win shares). One compiled pass each
-    (:mod:`fastsim.features_nb`), integers throughout."""
-    from fastsim.features_nb import position_sums_nb, seat_sums_nb
+    (:mod:`fastsim.features_nb`, built ahead of time where it is), integers throughout."""
+    from fastsim.aot import kernels
+    k = kernels("features").pick()
     d = result.deals
-    q = position_sums_nb(d["dealer"], d["bids"], d["tricks"], d["scores"])
+    q = k.position_sums_nb(d["dealer"], d["bids"], d["tricks"], d["scores"])
     p = {"deals": int(len(d["deal"])), "n": q[0].tolist(), "bid": q[1].tolist(),
          "tricks": q[2].tolist(), "score": q[3].tolist(), "exact": q[4].tolist()}
     g = result.games
-    total, exact, wins = seat_sums_nb(g["totals"], g["exact"], g["winners"])
+    total, exact, wins = k.seat_sums_nb(g["totals"], g["exact"], g["winners"])
     p["games"] = int(g["totals"].shape[0])
     p["total"] = total.tolist()
     p["exact_bids"] = exact.tolist()
