@@ -1,10 +1,12 @@
 """Kernels compiled ahead of time, for the queries where start-up is the wait.
 
 A warm ``troef play`` spends most of its time starting numba (importing it, about 0.35 s
-here, and loading the cached kernels, about 0.2 s), not computing (20-130 ms). So the
-kernels each play query calls on its default path (table :data:`MODULES`) are also built
-ahead of time, with numba's ``pycc``, into one small extension module per game that needs
-numpy but not numba: ``make setup`` (through ``python -m analyzer.warm``) builds them, or
+here, and loading the cached kernels, about 0.2 s), not computing (20-130 ms); so do a
+small ``troef simulate boerenbridge`` and ``troef bid boerenbridge``. So the kernels each
+play query calls on its default path, and Boerenbridge's heuristic run, bid query and
+summary sums (table :data:`MODULES`), are also built ahead of time, with numba's
+``pycc``, into one small extension module per kernel module that needs numpy but not
+numba: ``make setup`` (through ``python -m analyzer.warm``) builds them, or
 ``python -m fastsim.aot``.
 
 :func:`kernels` gives a game's kernel namespace: each name is the ahead-of-time function
