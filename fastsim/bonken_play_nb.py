@@ -12,7 +12,7 @@ from .bonken_nb import (branch_nb, domino_move_nb, domino_on_nb, domino_place_nb
                         heuristic_card_nb, hidden_cap_nb, penalty_mask_nb,
                         play_on_nb, rollout_nb, seat_card_nb, trump_of_nb)
 from .bonken_schema import POLICY_HEURISTIC
-from .play_nb import FULL52
+from .play_nb import FULL52, voids_after_nb
 from .rng import deal_key_nb, run_key_nb
 from .sample_nb import hidden_deal_forbid_nb, hidden_deal_nb
 from .trick import NATURAL_ORDER, trick_so_far_nb
@@ -112,10 +112,7 @@ def query_nb(finish_fn, fctx, seed, contract, me, hand, cards, after_broken, t, 
             for k in range(K):
                 c = cards[k]
                 branch_nb(world, me, hand, c, scores, tc, tn, h2, sc, tc2)
-                for q in range(4):
-                    v2[q] = voids[q]
-                if tn > 0 and (c >> 4) != (tc[0] >> 4):
-                    v2[me] |= 1 << (tc[0] >> 4)
+                voids_after_nb(4, voids, me, c, tc, tn, v2)
                 finish_fn(fctx, pkey, contract, me, c, h2, after_broken, t, leader, tc2, tn + 1,
                           played | (np.int64(1) << c), broken, taken, sc, v2, chooser_played)
                 out_scores[i, k] = sc[me]

@@ -166,3 +166,48 @@ def heuristic_play_inline_nb(hand, j, n, led, winner, trump, need, unseen):
 def random_card_nb(dkey, counter, legal):
     """A uniformly random card of ``legal`` (in increasing card code) for ``counter``."""
     return nth_card_nb(legal, below_nb(dkey, counter, popcount_nb(legal)))
+
+
+# ----------------------------------------------------------------------------- shared pieces
+# of the trick loops, the rollouts' branch set-up and the dealing of Boerenbridge and Bonken
+# (inlined: each kernel compiles them into its own loop)
+
+@njit(cache=True, inline="always")
+def hand_of_cards_nb(deck, first, count):
+    """The hand of the ``count`` cards ``deck[first:first + count]``."""
+    m = np.int64(0)
+    for i in range(first, first + count):
+        m |= np.int64(1) << deck[i]
+    return m
+
+
+@njit(cache=True, inline="always")
+def show_card_nb(c, j, p, led, voids, tc):
+    """The bookkeeping the searching policies read when position ``p`` plays ``c`` as the
+    ``j``-th card of the trick: a suit shown void by not following, the trick so far."""
+    if j > 0 and (c >> 4) != led:
+        voids[p] |= 1 << led
+    tc[j] = c
+
+
+@njit(cache=True, inline="always")
+def branch_nb(n, world, me, hand, c, counts, tc, tn, h2, counts2, tc2):
+    """The state after my candidate card ``c`` in ``world`` (hands by position): ``h2`` its
+    hands with ``c`` out of mine, ``counts2`` a copy of the per-position ``counts`` (tricks
+    won, scores so far), ``tc2`` the trick ``tc[:tn]`` with ``c`` added."""
+    for q in range(n):
+        h2[q] = world[q]
+        counts2[q] = counts[q]
+    h2[me] = hand & ~(np.int64(1) << c)
+    for j in range(tn):
+        tc2[j] = tc[j]
+    tc2[tn] = c
+
+
+@njit(cache=True, inline="always")
+def voids_after_nb(n, voids, me, c, tc, tn, v2):
+    """``v2``: the shown ``voids`` once I play ``c`` to the trick ``tc[:tn]``."""
+    for q in range(n):
+        v2[q] = voids[q]
+    if tn > 0 and (c >> 4) != (tc[0] >> 4):
+        v2[me] |= 1 << (tc[0] >> 4)
