@@ -19,13 +19,13 @@ from .boerenbridge_nb import (deal_score_nb, follow_nb, forbidden_bid_nb, forbid
                               heuristic_bid_nb, play_on_nb, policy_card_nb, rollout_nb,
                               world_capacity_nb)
 from .boerenbridge_schema import MAX_SEATS, POLICY_HEURISTIC
-from .play_nb import FULL52, branch_nb, heuristic_play_nb, voids_after_nb
+from .play_nb import (FULL52, WORLD_SALT, heuristic_play_nb, query_chunk_nb,  # noqa: F401
+                      voids_after_nb)
 from .sample_nb import hidden_deal_nb
 from .rng import below_nb, deal_key_nb, rand_nb, run_key_nb
 from .bidmodel_nb import CTR_THIN, bid_loglik_nb, uniform_nb
 from .trick import NATURAL_ORDER, trick_so_far_nb
 
-WORLD_SALT = 7_000_000   # deal-key index of a world's policy randomness (random/pimc)
 
 
 @njit(cache=True)
@@ -145,72 +145,63 @@ def policy_hook_nb(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, played
 
 
 @njit(cache=True, inline="always")
+def world_hook_nb(wctx, wkey, world):
+    """World hook of the play query (:func:`fastsim.play_nb.query_chunk_nb`)."""
+    (n, h, me, hand, unseen, t, leader, tn, voids, played_by, trump, bids, condition, lam,
+     dealer_rule, is_blind) = wctx
+    return sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids, played_by,
+                                  trump, bids, condition, lam, dealer_rule, is_blind, world)
+
+
+@njit(cache=True, inline="always")
 def query_nb(finish_fn, fctx, seed, n, h, me, hand, cards, trump, played, bids, won, t, leader,
              tc, tn, voids, played_by, condition, lam, scoring, bauer, dealer_rule, is_blind,
              deals, chunk, out_logw, out_tricks, out_scores):
-    """The play query's loop, written once (:func:`play_query_nb`,
-    :func:`play_query_policy_nb`): worlds ``deals[i]`` (:func:`sample_world_weight_nb`),
-    each finished once per candidate card ``c`` by the hook ``finish_fn(fctx, pkey, n, h, me,
-    c, hands, trump, bids, won, played, t, leader, tc, tn, voids, played_by, scratch)`` from
-    the state after ``c`` (``tc[:tn]`` the trick with it; ``voids``, ``played_by``: as before
-    it; ``pkey``: the world's policy key; ``scratch``: two rows of ``MAX_SEATS``)."""
-    rkey = run_key_nb(seed)
+    """The play query (:func:`play_query_nb`, :func:`play_query_policy_nb`) through the
+    games' one query loop (:func:`fastsim.play_nb.query_chunk_nb`): worlds ``deals[i]`` of
+    :func:`sample_world_weight_nb`, finished by the hook ``finish_fn`` (its contexts: the
+    position ``(n, h, me, trump, bids, t, leader, voids, played_by, scoring, bauer for me,
+    forbidden, is_blind)`` and ``fctx``; it returns my deal score)."""
     unseen = FULL52 & ~(hand | played)
-    K = cards.shape[0]
-    count = deals.shape[0]
-    n_chunks = (count + chunk - 1) // chunk
     forbidden = forbidden_of(n, n - 1, bids, h, dealer_rule)
     bauer_me = bauer and me == n - 1
-    for ci in prange(n_chunks):
-        world = np.empty(MAX_SEATS, dtype=np.int64)
-        hands2 = np.empty(MAX_SEATS, dtype=np.int64)
-        won2 = np.empty(MAX_SEATS, dtype=np.int64)
-        tc2 = np.empty(MAX_SEATS, dtype=np.int64)
-        scratch = np.empty((2, MAX_SEATS), dtype=np.int64)
-        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
-            wkey = deal_key_nb(rkey, deals[i])
-            logw = sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids,
-                                          played_by, trump, bids, condition, lam, dealer_rule,
-                                          is_blind, world)
-            out_logw[i] = logw
-            if logw == -np.inf:
-                continue
-            pkey = deal_key_nb(wkey, WORLD_SALT)
-            for k in range(K):
-                c = cards[k]
-                branch_nb(n, world, me, hand, c, won, tc, tn, hands2, won2, tc2)
-                finish_fn(fctx, pkey, n, h, me, c, hands2, trump, bids, won2,
-                          played | (np.int64(1) << c), t, leader, tc2, tn + 1, voids, played_by,
-                          scratch)
-                out_tricks[i, k] = won2[me]
-                out_scores[i, k] = deal_score_nb(bids[me], won2[me], scoring, bauer_me,
-                                                 forbidden, is_blind)
+    rkey = run_key_nb(seed)
+    count = deals.shape[0]
+    for ci in prange((count + chunk - 1) // chunk):
+        query_chunk_nb(world_hook_nb, (n, h, me, hand, unseen, t, leader, tn, voids, played_by,
+                                       trump, bids, condition, lam, dealer_rule, is_blind),
+                       finish_fn, (n, h, me, trump, bids, t, leader, voids, played_by, scoring,
+                                   bauer_me, forbidden, is_blind), fctx,
+                       rkey, MAX_SEATS, n, me, hand, cards, won, tc, tn, played, deals, ci * chunk,
+                       min((ci + 1) * chunk, count), out_logw, out_tricks, out_scores)
 
 
 @njit(cache=True, inline="always")
-def heuristic_finish_nb(fctx, pkey, n, h, me, c, hands, trump, bids, won, played, t, leader, tc,
-                        tn, voids, played_by, scratch):
-    """Finish hook: the heuristic for everyone."""
+def heuristic_finish_nb(pos, fctx, pkey, c, hands, won, played, tc, tn, scratch):
+    """Finish hook: the heuristic for everyone; my deal score."""
+    n, h, me, trump, bids, t, leader, _v, _p, scoring, bauer_me, forbidden, is_blind = pos
     rollout_nb(n, h, hands, trump, bids, won, played, t, leader, tc, tn)
+    return deal_score_nb(bids[me], won[me], scoring, bauer_me, forbidden, is_blind)
 
 
 @njit(cache=True, inline="always")
-def policy_finish_nb(fctx, pkey, n, h, me, c, hands, trump, bids, won, played, t, leader, tc,
-                     tn, voids, played_by, scratch):
+def policy_finish_nb(pos, fctx, pkey, c, hands, won, played, tc, tn, scratch):
     """Finish hook: policy ``pol`` for everyone (its own key ``pkey``), with the shown
-    voids and the cards each position played once I play ``c``."""
-    pol, turned, scoring, bauer, dealer_rule, is_blind, worlds = fctx
+    voids and the cards each position played once I play ``c``; my deal score."""
+    n, h, me, trump, bids, t, leader, voids, played_by, scoring, bauer_me, forbidden, _b = pos
+    pol, turned, _s, bauer, dealer_rule, is_blind, worlds = fctx
     if pol == POLICY_HEURISTIC:
         rollout_nb(n, h, hands, trump, bids, won, played, t, leader, tc, tn)
-        return
-    voids2 = scratch[0]
-    pl_by2 = scratch[1]
-    voids_after_nb(n, voids, me, c, tc, tn - 1, voids2)
-    for q in range(n):
-        pl_by2[q] = played_by[q]
-    pl_by2[me] |= np.int64(1) << c
-    rollout_policy_nb(pkey, n, h, hands, turned, trump, pol, bids, won, played, t, leader, tc, tn,
-                      voids2, pl_by2, scoring, bauer, dealer_rule, is_blind, worlds)
+    else:
+        voids2 = scratch[0]
+        pl_by2 = scratch[1]
+        voids_after_nb(n, voids, me, c, tc, tn - 1, voids2)
+        for q in range(n):
+            pl_by2[q] = played_by[q]
+        pl_by2[me] |= np.int64(1) << c
+        rollout_policy_nb(pkey, n, h, hands, turned, trump, pol, bids, won, played, t, leader, tc,
+                          tn, voids2, pl_by2, scoring, bauer, dealer_rule, is_blind, worlds)
+    return deal_score_nb(bids[me], won[me], scoring, bauer_me, forbidden, is_blind)
 
 
 @njit(cache=True, parallel=True)

@@ -34,7 +34,7 @@ from .bonken_nb import (CHOOSER, choose_contract_nb, heuristic_card_nb, hidden_c
 from .bonken_schema import (BASELINE, DOMINO, N_NEGATIVE, POLICY_HEURISTIC, TEMP_NEGATIVE,  # noqa: F401
                             TEMP_TRUMP)
 from .pimc_nb import draw_world_nb, resample_nb
-from .play_nb import FULL52, hand_value_nb
+from .play_nb import FULL52, hand_value_nb, voids_after_nb
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb, run_key_nb
 
 # the reproducibility contract of strong (changing one changes every strong result);
@@ -225,14 +225,17 @@ def rollout_strong_nb(dkey, contract, hands, after_broken, t0, leader, tc, tn, p
 
 
 @njit(cache=True, inline="always")
-def strong_finish_nb(fctx, pkey, contract, me, c, hands, after_broken, t, leader, tc, tn,
-                     played, broken, taken, scores, voids, chooser_played):
-    """Finish hook of the play query: strong for everyone (my card ``c`` counts as the
-    chooser's when I am the chooser)."""
+def strong_finish_nb(pos, fctx, pkey, c, hands, scores, played, tc, tn, scratch):
+    """Finish hook of the play query (:func:`fastsim.bonken_play_nb.query_nb`): strong for
+    everyone (my card ``c`` counts as the chooser's when I am the chooser)."""
+    contract, me, after_broken, t, leader, broken, taken, voids, chooser_played = pos
     worlds, chosen_from = fctx
+    v2 = scratch[0]
+    voids_after_nb(4, voids, me, c, tc, tn - 1, v2)
     cp = chooser_played | ((np.int64(1) << c) if me == CHOOSER else np.int64(0))
     rollout_strong_nb(pkey, contract, hands, after_broken, t, leader, tc, tn, played, broken,
-                      taken, scores, voids, worlds, chosen_from, cp)
+                      taken, scores, v2, worlds, chosen_from, cp)
+    return scores[me]
 
 
 @njit(cache=True, parallel=True)

@@ -10,7 +10,7 @@ from ._jit import njit
 from .bits import (popcount_nb, lowest_nb, highest_nb, suit_mask_nb, nth_card_nb,
                    low_card_nb, high_card_nb, RANK_MASK)
 from .cards import FULL52 as _FULL52
-from .rng import below_nb, shuffle_nb
+from .rng import below_nb, deal_key_nb, shuffle_nb
 
 DECK52 = np.array([16 * s + r for s in range(4) for r in range(13)], dtype=np.int64)
 FULL52 = np.int64(_FULL52)
@@ -211,3 +211,40 @@ def voids_after_nb(n, voids, me, c, tc, tn, v2):
         v2[q] = voids[q]
     if tn > 0 and (c >> 4) != (tc[0] >> 4):
         v2[me] |= 1 << (tc[0] >> 4)
+
+
+WORLD_SALT = 7_000_000   # deal-key index of a play-query world's policy randomness
+
+
+@njit(cache=True, inline="always")
+def query_chunk_nb(world_fn, wctx, finish_fn, pos, fctx, rkey, seats, n, me, hand, cards, counts, tc,
+                   tn, played, deals, lo, hi, out_logw, out_counts, out_values):
+    """The play queries' loop over a chunk of worlds, written once (Boerenbridge's and
+    Bonken's; the kernel runs the chunks ``lo .. hi`` in parallel, its contexts built in the
+    parallel loop): world ``deals[i]`` of the run key ``rkey`` drawn by ``world_fn(wctx,
+    wkey, world)`` (its log weight into ``out_logw[i]``; -inf: not played), then finished
+    once per candidate card ``c = cards[k]`` by ``finish_fn(pos, fctx, pkey, c, hands, counts,
+    played, tc, tn, scratch)`` (``pos``: the position, the game's tuple), which returns my value (``out_values[i, k]``; my count, as
+    the finish left it: ``out_counts[i, k]``), from the state after ``c`` (:func:`branch_nb`:
+    ``hands`` and the per-position ``counts`` copied, ``tc[:tn]`` the trick with ``c``;
+    ``pkey``: the world's policy key, the same for every card; ``scratch``: two rows of
+    ``seats``; ``n`` of them are the positions). The outputs are arguments, not parts of a
+    context tuple (numba drops writes through a tuple's array inside a parallel loop), and
+    the contexts are flat tuples (a tuple taken from a tuple there trips numba's array
+    analysis)."""
+    buf = np.empty((6, seats), dtype=np.int64)   # world, hands, counts, trick, scratch
+    world, h2, counts2, tc2 = buf[0], buf[1], buf[2], buf[3]
+    for i in range(lo, hi):
+        wkey = deal_key_nb(rkey, deals[i])
+        logw = world_fn(wctx, wkey, world)
+        out_logw[i] = logw
+        if logw == -np.inf:
+            continue
+        pkey = deal_key_nb(wkey, WORLD_SALT)
+        for k in range(cards.shape[0]):
+            c = cards[k]
+            branch_nb(n, world, me, hand, c, counts, tc, tn, h2, counts2, tc2)
+            v = finish_fn(pos, fctx, pkey, c, h2, counts2, played | (np.int64(1) << c), tc2, tn + 1,
+                          buf[4:6])
+            out_counts[i, k] = counts2[me]
+            out_values[i, k] = v
