@@ -286,9 +286,8 @@ def best_card_nb(contract, me, hand, legal, worlds, mult, n_worlds, after_broken
     cards = np.empty(13, dtype=np.int64)
     totals = np.zeros(13, dtype=np.int64)
     n_legal = list_cards_nb(legal, cards)
-    h2 = np.empty(4, dtype=np.int64)
-    sc = np.empty(4, dtype=np.int64)
-    tc2 = np.empty(4, dtype=np.int64)
+    rows = np.empty((3, 4), dtype=np.int64)
+    h2, sc, tc2 = rows[0], rows[1], rows[2]
     for w in range(n_worlds):
         for k in range(n_legal):
             c = cards[k]
@@ -380,11 +379,11 @@ def play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch, wo
         if record:
             rec_lead[t] = leader
             rec_win[t] = win_pos
-        won[win_pos] += 1
         broken, taken, over = end_trick_nb(contract, trick, t, win_pos, danger, broken, taken,
                                            scores)
-        leader = win_pos
+        won[win_pos] += 1
         t += 1
+        leader = win_pos
         if over:
             break
     return t
@@ -528,12 +527,9 @@ def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, worlds, game_
     n_chunks = (n_games + chunk - 1) // chunk
     for ci in prange(n_chunks):
         deck = np.empty(52, dtype=np.int64)
-        hands = np.empty(4, dtype=np.int64)
-        won = np.empty(4, dtype=np.int64)
         scratch = np.empty(8, dtype=np.int64)
-        scores = np.empty(4, dtype=np.int64)
-        pol = np.empty(4, dtype=np.int64)
-        total = np.empty(4, dtype=np.int64)
+        rows = np.empty((5, 4), dtype=np.int64)   # per position
+        hands, won, scores, pol, total = rows[0], rows[1], rows[2], rows[3], rows[4]
         for g in range(ci * chunk, min((ci + 1) * chunk, n_games)):
             done = 0
             for s in range(4):
@@ -619,11 +615,9 @@ def contract_query_nb(seed, my_hand, unseen, contracts, pol, after_broken, world
     n_chunks = (count + chunk - 1) // chunk
     for ci in prange(n_chunks):
         deck = np.empty(39, dtype=np.int64)
-        dealt = np.empty(4, dtype=np.int64)
-        hands = np.empty(4, dtype=np.int64)
-        won = np.empty(4, dtype=np.int64)
         scratch = np.empty(8, dtype=np.int64)
-        scores = np.empty(4, dtype=np.int64)
+        rows = np.empty((4, 4), dtype=np.int64)   # per position
+        dealt, hands, won, scores = rows[0], rows[1], rows[2], rows[3]
         d3 = np.empty((1, 1), dtype=np.int8)
         d2 = np.empty(1, dtype=np.int8)
         dm = np.empty((1, 2), dtype=np.int8)

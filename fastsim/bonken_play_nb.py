@@ -73,12 +73,9 @@ def sample_worlds_nb(seed, me, hand, played, t, leader, tn, voids, contract, cho
     """Worlds ``start .. start+count`` exactly as :func:`play_query_nb` draws them."""
     rkey = run_key_nb(seed)
     unseen = FULL52 & ~(hand | played)
-    for i in prange(count):
-        world = np.empty(4, dtype=np.int64)
+    for i in prange(count):     # each world straight into its row
         out_logw[i] = _world_nb(deal_key_nb(rkey, start + i), me, hand, unseen, t, leader, tn,
-                                voids, contract, chosen_from, chooser_played, world)
-        for q in range(4):
-            out_world[i, q] = world[q]
+                                voids, contract, chosen_from, chooser_played, out_world[i])
 
 
 @njit(cache=True, inline="always")
@@ -193,12 +190,9 @@ def domino_sample_worlds_nb(seed, me, hand, unseen, cap, forbid, start, count, o
                             out_logw):
     """Worlds ``start .. start+count`` exactly as :func:`domino_query_nb` draws them."""
     rkey = run_key_nb(seed)
-    for i in prange(count):
-        world = np.empty(4, dtype=np.int64)
+    for i in prange(count):     # each world straight into its row
         out_logw[i] = _domino_world_nb(deal_key_nb(rkey, start + i), me, hand, unseen, cap,
-                                       forbid, world)
-        for q in range(4):
-            out_world[i, q] = world[q]
+                                       forbid, out_world[i])
 
 
 @njit(cache=True, parallel=True)
@@ -211,10 +205,8 @@ def domino_query_nb(seed, me, hand, moves, unseen, cap, forbid, lo, hi, m, out, 
     K = moves.shape[0]
     n_chunks = (count + chunk - 1) // chunk
     for ci in prange(n_chunks):
-        world = np.empty(4, dtype=np.int64)
-        h2 = np.empty(4, dtype=np.int64)
-        lo2 = np.empty(4, dtype=np.int64)
-        hi2 = np.empty(4, dtype=np.int64)
+        rows = np.empty((4, 4), dtype=np.int64)
+        world, h2, lo2, hi2 = rows[0], rows[1], rows[2], rows[3]
         pols = np.full(4, pol, dtype=np.int64)
         dm = np.empty((1, 2), dtype=np.int8)
         d1 = np.empty(1, dtype=np.int8)

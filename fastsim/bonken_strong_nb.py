@@ -82,11 +82,8 @@ def choice_values_nb(dkey, hand, avail, after_broken, n_worlds, relative, out):
     key = deal_key_nb(dkey, KEY_STRONG_BID + CHOOSER)
     unseen = FULL52 & ~hand
     cap = hidden_cap_nb(CHOOSER, 0, 0, 0)
-    voids = np.zeros(4, dtype=np.int64)
-    world = np.empty(4, dtype=np.int64)
-    h2 = np.empty(4, dtype=np.int64)
-    sc = np.empty(4, dtype=np.int64)
-    tc = np.zeros(4, dtype=np.int64)
+    rows = np.zeros((5, 4), dtype=np.int64)    # voids (none) and the trick stay zero
+    voids, world, h2, sc, tc = rows[0], rows[1], rows[2], rows[3], rows[4]
     pol = np.full(4, POLICY_HEURISTIC, dtype=np.int64)
     dm = np.empty((1, 2), dtype=np.int8)
     d1 = np.empty(1, dtype=np.int8)
