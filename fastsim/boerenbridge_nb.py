@@ -551,9 +551,14 @@ def games_chunk_nb(rkey, ci, n, schedule, notrump, first_dealer, seat_pol, scori
     compiled: a first run in seconds, not tens), else ``True``."""
     K = schedule.shape[0]
     deck = np.empty(52, dtype=np.int64)
-    per_pos = np.empty((8, MAX_SEATS), dtype=np.int64)   # one allocation for the rows below
-    hands, bids, won, scores = per_pos[0], per_pos[1], per_pos[2], per_pos[3]
-    pol, exact, best, total = per_pos[4], per_pos[5], per_pos[6], per_pos[7]
+    hands = np.empty(MAX_SEATS, dtype=np.int64)
+    bids = np.empty(MAX_SEATS, dtype=np.int64)
+    won = np.empty(MAX_SEATS, dtype=np.int64)
+    scores = np.empty(MAX_SEATS, dtype=np.int64)
+    pol = np.empty(MAX_SEATS, dtype=np.int64)
+    exact = np.empty(MAX_SEATS, dtype=np.int64)
+    best = np.empty(MAX_SEATS, dtype=np.int64)
+    total = np.empty(MAX_SEATS, dtype=np.int64)
     g_end = min((ci + 1) * chunk, n_games)
     for g in range(ci * chunk, g_end):
         for s in range(n):

@@ -21,7 +21,7 @@ from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_n
                       show_card_nb)
 from .rng import run_key_nb, deal_key_nb, shuffle_nb
 from .pimc_nb import REST, decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
-from .trick import trick_add_nb, trick_so_far_nb, NATURAL_ORDER
+from .trick import trick_add_nb, trick_key_nb, trick_so_far_nb, NATURAL_ORDER
 from .bonken_schema import (
     DUCKING, NO_HEARTS, NO_MEN, NO_QUEENS, NO_KH, NO_LAST, DOMINO, NO_TRUMP, TRUMP_S,
     N_NEGATIVE, BASELINE, RISK, POLICY_RANDOM, POLICY_PIMC, POLICY_STRONG, CTR_CHOICE, CTR_PLAY,
@@ -369,22 +369,35 @@ def play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch, wo
                                              worlds, chosen_from, chooser_played)
             else:
                 c = heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger, played)
-            show_card_nb(c, j, p, led, voids, tc)
-            played, trick, chooser_played = lay_card_nb(c, p, hand, hands, played, trick,
-                                                        chooser_played)
-            led, winner, win_pos, best_key = trick_add_nb(c, j, p, led, winner, win_pos,
-                                                          best_key, trump, NATURAL_ORDER)
+            if j > 0 and (c >> 4) != led:
+                voids[p] |= 1 << led
+            tc[j] = c
+            bit = np.int64(1) << c
+            if p == 1:
+                chooser_played |= bit
+            hands[p] = hand & ~bit
+            played |= bit
+            trick |= bit
+            if j == 0:
+                led = c >> 4
+            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
+            if key > best_key:
+                best_key = key
+                winner = c
+                win_pos = p
             if record:
                 rec_cards[t, j] = c
         if record:
             rec_lead[t] = leader
             rec_win[t] = win_pos
-        broken, taken, over = end_trick_nb(contract, trick, t, win_pos, danger, broken, taken,
-                                           scores)
         won[win_pos] += 1
-        t += 1
+        if trick & HEARTS:
+            broken = True
+        score_trick_nb(contract, trick, t, win_pos, scores)
+        taken |= trick & danger
         leader = win_pos
-        if over:
+        t += 1
+        if danger != 0 and taken == danger:
             break
     return t
 
@@ -492,7 +505,42 @@ def play_domino_nb(dkey, hands, pol, scores, rec_moves, rec_out, record):
     hi = np.full(4, -1, dtype=np.int64)
     for p in range(4):
         scores[p] = 0
-    m, loser = domino_on_nb(dkey, pol, hands, lo, hi, 0, 0, 0, rec_moves, rec_out, record)
+    out = 0
+    p = 0
+    m = 0
+    while out < 3:
+        hand = hands[p]
+        if hand != 0:
+            legal = domino_legal_nb(hand, lo, hi)
+            c = -1
+            if legal:
+                if pol[p] == POLICY_RANDOM:
+                    c = random_card_nb(dkey, CTR_DOMINO + m, legal)
+                else:
+                    c = domino_heuristic_nb(hand, legal)
+                s = c >> 4
+                r = c & 15
+                if lo[s] < 0:
+                    lo[s] = r
+                    hi[s] = r
+                elif r > hi[s]:
+                    hi[s] = r
+                else:
+                    lo[s] = r
+                hands[p] = hand & ~(np.int64(1) << c)
+                if hands[p] == 0:
+                    if record:
+                        rec_out[out] = p
+                    out += 1
+            if record:
+                rec_moves[m, 0] = p
+                rec_moves[m, 1] = c
+            m += 1
+        p = (p + 1) & 3
+    loser = 0
+    for q in range(4):
+        if hands[q] != 0:
+            loser = q
     scores[loser] = -PTS_DOMINO_LOSER
     return m, loser
 
@@ -527,9 +575,12 @@ def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, worlds, game_
     n_chunks = (n_games + chunk - 1) // chunk
     for ci in prange(n_chunks):
         deck = np.empty(52, dtype=np.int64)
+        hands = np.empty(4, dtype=np.int64)
+        won = np.empty(4, dtype=np.int64)
         scratch = np.empty(8, dtype=np.int64)
-        rows = np.empty((5, 4), dtype=np.int64)   # per position
-        hands, won, scores, pol, total = rows[0], rows[1], rows[2], rows[3], rows[4]
+        scores = np.empty(4, dtype=np.int64)
+        pol = np.empty(4, dtype=np.int64)
+        total = np.empty(4, dtype=np.int64)
         for g in range(ci * chunk, min((ci + 1) * chunk, n_games)):
             done = 0
             for s in range(4):
@@ -541,9 +592,13 @@ def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, worlds, game_
                 for p in range(4):
                     pol[p] = seat_pol[(dealer + 1 + p) & 3]
                 dkey = deal_key_nb(rkey, deal)
-                deal_nb(dkey, deck, hands)
+                shuffle_prefix_nb(dkey, deck, 51)
                 for p in range(4):
-                    o_hands[r, (dealer + 1 + p) & 3] = hands[p]
+                    hm = np.int64(0)
+                    for i in range(13 * p, 13 * p + 13):
+                        hm |= np.int64(1) << deck[i]
+                    hands[p] = hm
+                    o_hands[r, (dealer + 1 + p) & 3] = hm
                 contract = plan[k]
                 chosen_from = 0
                 if contract < 0:
