@@ -17,9 +17,10 @@ from ._jit import njit, prange
 
 from .bits import suit_mask_nb, popcount_nb
 from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, hand_value_inline_nb,
-                      heuristic_play_nb, heuristic_play_inline_nb, random_card_nb)
+                      heuristic_play_nb, heuristic_play_inline_nb, random_card_nb,
+                      hand_of_cards_nb, show_card_nb, branch_nb)
 from .pimc_nb import deal_hidden_nb, decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
-from .trick import trick_key_nb, trick_so_far_nb, NATURAL_ORDER
+from .trick import trick_add_nb, trick_so_far_nb, NATURAL_ORDER
 from .rng import KEY_PIMC_BID, run_key_nb, deal_key_nb, below_nb, rand_nb, shuffle_nb
 from .bidmodel_nb import CTR_THIN, bid_loglik_nb, uniform_nb
 from .boerenbridge_schema import (
@@ -37,10 +38,7 @@ def deal_hands_nb(dkey, n, h, deck, hands):
     """Deal ``h`` cards to each position; returns the turned card."""
     shuffle_prefix_nb(dkey, deck, n * h + 1)
     for p in range(n):
-        m = np.int64(0)
-        for i in range(p * h, (p + 1) * h):
-            m |= np.int64(1) << deck[i]
-        hands[p] = m
+        hands[p] = hand_of_cards_nb(deck, p * h, h)
     return deck[n * h]
 
 
@@ -93,6 +91,34 @@ def heuristic_bid_inline_nb(hand, trump, n, h, pos, bid_sum, forbidden, blind):
 
 
 @njit(cache=True, inline="always")
+def bid_round_nb(bid_fn, ctx, n, h, hands, trump, bids, won, dealer_rule, is_blind):
+    """The bidding, written once (the engine and its heuristic-only twin): from left of the
+    dealer, ``bids[p] >= 0`` fixed on entry, else ``bid_fn(ctx, n, h, p, hand, trump, bids,
+    bid_sum, f, is_blind)`` (``f``: the forbidden bid or -1); ``won`` is zeroed. Returns the
+    dealer's forbidden bid or -1."""
+    bid_sum = 0
+    forbidden = -1
+    for p in range(n):
+        f = -1
+        if p == n - 1:
+            forbidden = forbidden_bid_nb(h, bid_sum, dealer_rule)
+            f = forbidden
+        b = bids[p]
+        if b < 0:
+            b = bid_fn(ctx, n, h, p, hands[p], trump, bids, bid_sum, f, is_blind)
+        bids[p] = b
+        bid_sum += b
+        won[p] = 0
+    return forbidden
+
+
+@njit(cache=True, inline="always")
+def heuristic_bid_hook_nb(ctx, n, h, p, hand, trump, bids, bid_sum, f, is_blind):
+    """Bid hook: the heuristic, inlined."""
+    return heuristic_bid_inline_nb(hand, trump, n, h, p, bid_sum, f, is_blind)
+
+
+@njit(cache=True, inline="always")
 def random_bid_nb(dkey, pos, h, forbidden):
     count = h + 1 - (1 if forbidden >= 0 else 0)
     k = below_nb(dkey, CTR_BID + pos, count)
@@ -102,6 +128,105 @@ def random_bid_nb(dkey, pos, h, forbidden):
 
 
 # ----------------------------------------------------------------------------- play
+
+@njit(cache=True, inline="always")
+def follow_nb(hand, j, led):
+    """The legal cards of ``hand`` as the ``j``-th card of a trick of suit ``led``."""
+    if j == 0:
+        return hand
+    legal = hand & suit_mask_nb(led)
+    return legal if legal else hand
+
+
+# The trick loop, written once (play_on_nb): the engine, its heuristic-only twin, the
+# heuristic rollouts of pimc and strong and the play query's policy rollouts call it with
+# their own card hook ``card_fn(ctx, n, p, hand, j, led, winner, trump, t, leader, tc,
+# played, bids, won, voids, pl_by)`` (``ctx``: the hook's own tuple; the legal cards are
+# :func:`follow_nb`). numba inlines the loop and the hook into each kernel.
+
+@njit(cache=True, inline="always")
+def play_on_nb(card_fn, ctx, n, h, hands, trump, bids, won, played, t0, leader, tc, tn, voids,
+               pl_by, track):
+    """Play a deal from trick ``t0`` (``tc[:tn]`` on the table, led by position ``leader``)
+    to its end, ``card_fn`` choosing each card; ``hands`` lose the cards played, ``won``
+    counts the tricks. ``track`` (a constant): also keep ``voids`` (suits shown by not
+    following), ``tc`` (the current trick) and ``pl_by`` (the cards each position played),
+    which the searching policies read. Returns the last trick's winner."""
+    t = t0
+    while t < h:
+        if t == t0 and tn > 0:
+            led, winner, win_pos, best_key, _ = trick_so_far_nb(tc, tn, leader, n, trump,
+                                                                NATURAL_ORDER)
+            start = tn
+        else:
+            led, winner, win_pos, best_key, start = -1, -1, leader, -1, 0
+        for j in range(start, n):
+            p = leader + j       # no division per card
+            if p >= n:
+                p -= n
+            hand = hands[p]
+            c = card_fn(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, played, bids, won,
+                        voids, pl_by)
+            bit = np.int64(1) << c
+            if track:
+                show_card_nb(c, j, p, led, voids, tc)
+                pl_by[p] |= bit
+            hands[p] = hand & ~bit
+            played |= bit
+            led, winner, win_pos, best_key = trick_add_nb(c, j, p, led, winner, win_pos,
+                                                          best_key, trump, NATURAL_ORDER)
+        won[win_pos] += 1
+        leader = win_pos
+        t += 1
+    return leader
+
+
+@njit(cache=True, inline="always")
+def heuristic_hook_nb(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, played, bids, won,
+                      voids, pl_by):
+    """Card hook: the heuristic for everyone (the compiled function)."""
+    return heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
+                             FULL52 & ~(hand | played))
+
+
+@njit(cache=True, inline="always")
+def heuristic_inline_hook_nb(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, played,
+                             bids, won, voids, pl_by):
+    """Card hook: the heuristic for everyone, inlined (the heuristic-only deal loop)."""
+    return heuristic_play_inline_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
+                                    FULL52 & ~(hand | played))
+
+
+@njit(cache=True, inline="always")
+def engine_card_hook_nb(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, played, bids,
+                        won, voids, pl_by):
+    """Card hook of the engine: policy ``pol[p]`` for position ``p``; with ``record`` the
+    cards, the leaders and (at the next trick's lead) the winners are written down."""
+    (pol, dkey, h, turned, scoring, bauer, dealer_rule, is_blind, worlds, rec_cards, rec_lead,
+     rec_win, record) = ctx
+    if pol[p] == POLICY_HEURISTIC:
+        c = heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
+                              FULL52 & ~(hand | played))
+    else:
+        c = policy_card_nb(pol[p], dkey, n, h, p, hand, follow_nb(hand, j, led), turned, trump,
+                           played, bids, won, t, leader, tc, j, led, winner, voids, pl_by,
+                           scoring, bauer, dealer_rule, is_blind, worlds)
+    if record:
+        rec_cards[t, j] = c
+        if j == 0:
+            rec_lead[t] = leader
+            if t > 0:
+                rec_win[t - 1] = leader
+    return c
+
+
+@njit(cache=True, inline="always")
+def engine_bid_hook_nb(ctx, n, h, p, hand, trump, bids, bid_sum, f, is_blind):
+    """Bid hook of the engine: policy ``pol[p]`` for position ``p``."""
+    pol, dkey, _h, turned, scoring, bauer, dealer_rule, _b, worlds, _c, _l, _w, _r = ctx
+    return policy_bid_nb(pol[p], dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, scoring,
+                         bauer, dealer_rule, is_blind, worlds)
+
 
 # ----------------------------------------------------------------------------- scoring
 
@@ -127,6 +252,14 @@ def deal_score_nb(bid, won, scoring, bauer_applies, forbidden, is_blind):
 
 
 @njit(cache=True, inline="always")
+def score_all_nb(n, bids, won, scoring, bauer, forbidden, is_blind, scores):
+    """Every position's deal score into ``scores``."""
+    for p in range(n):
+        scores[p] = deal_score_nb(bids[p], won[p], scoring, bauer and p == n - 1, forbidden,
+                                  is_blind)
+
+
+@njit(cache=True, inline="always")
 def forbidden_of(n, p, bids, h, dealer_rule):
     """The forbidden bid of the dealer once all bids are in (-1 for others or none)."""
     if p != n - 1:
@@ -143,28 +276,8 @@ def forbidden_of(n, p, bids, h, dealer_rule):
 def rollout_nb(n, h, hands, trump, bids, won, played, t0, leader, tc, tn):
     """Finish a deal with the heuristic for everyone, from trick ``t0`` led by ``leader``
     with ``tc[:tn]`` on the table (``hands`` and ``won`` are updated)."""
-    t = t0
-    while t < h:
-        start = tn if t == t0 else 0
-        led, winner, win_pos, best_key, _ = trick_so_far_nb(tc, start, leader, n, trump,
-                                                            NATURAL_ORDER)
-        for j in range(start, n):
-            p = (leader + j) % n
-            hand = hands[p]
-            c = heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
-                                  FULL52 & ~(hand | played))
-            hands[p] = hand & ~(np.int64(1) << c)
-            played |= np.int64(1) << c
-            if j == 0:
-                led = c >> 4
-            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
-            if key > best_key:
-                best_key = key
-                winner = c
-                win_pos = p
-        won[win_pos] += 1
-        leader = win_pos
-        t += 1
+    play_on_nb(heuristic_hook_nb, 0, n, h, hands, trump, bids, won, played, t0, leader, tc, tn,
+               tc, tc, False)
 
 
 @njit(cache=True)
@@ -198,13 +311,7 @@ def add_card_scores_nb(n, h, me, world, hand, cards, n_legal, trump, played, bid
     ``tc2``: scratch)."""
     for k in range(n_legal):
         c = cards[k]
-        for q in range(n):
-            hands2[q] = world[q]
-            won2[q] = won[q]
-        hands2[me] = hand & ~(np.int64(1) << c)
-        for j in range(tn):
-            tc2[j] = tc[j]
-        tc2[tn] = c
+        branch_nb(n, world, me, hand, c, won, tc, tn, hands2, won2, tc2)
         rollout_nb(n, h, hands2, trump, bids, won2, played | (np.int64(1) << c), t, leader,
                    tc2, tn + 1)
         totals[k] += deal_score_nb(bids[me], won2[me], scoring, bauer and me == n - 1,
@@ -379,49 +486,13 @@ def heuristic_bid_play_nb(n, h, hands, turned, trump, scoring, bauer, dealer_rul
     recorded: the same bids, cards and scores, without the policy dispatch and the
     bookkeeping only the search policies read (``cur``: scratch, ``n`` entries used)."""
     is_blind = blind and h == 1
-    bid_sum = 0
-    forbidden = -1
+    forbidden = bid_round_nb(heuristic_bid_hook_nb, 0, n, h, hands, trump, bids, won,
+                             dealer_rule, is_blind)
     for p in range(n):
-        f = -1
-        if p == n - 1:
-            forbidden = forbidden_bid_nb(h, bid_sum, dealer_rule)
-            f = forbidden
-        b = bids[p]
-        if b < 0:
-            b = heuristic_bid_inline_nb(hands[p], trump, n, h, p, bid_sum, f, is_blind)
-        bids[p] = b
-        bid_sum += b
-        won[p] = 0
         cur[p] = hands[p]
-    played = np.int64(1) << turned
-    leader = 0
-    for t in range(h):
-        led = -1
-        winner = -1
-        best_key = -1
-        win_pos = 0
-        for j in range(n):
-            p = leader + j
-            if p >= n:
-                p -= n
-            hand = cur[p]
-            c = heuristic_play_inline_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
-                                         FULL52 & ~(hand | played))
-            bit = np.int64(1) << c
-            cur[p] = hand & ~bit
-            played |= bit
-            if j == 0:
-                led = c >> 4
-            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
-            if key > best_key:
-                best_key = key
-                winner = c
-                win_pos = p
-        won[win_pos] += 1
-        leader = win_pos
-    for p in range(n):
-        scores[p] = deal_score_nb(bids[p], won[p], scoring, bauer and p == n - 1, forbidden,
-                                  is_blind)
+    play_on_nb(heuristic_inline_hook_nb, 0, n, h, cur, trump, bids, won, np.int64(1) << turned,
+               0, 0, cur, 0, cur, cur, False)
+    score_all_nb(n, bids, won, scoring, bauer, forbidden, is_blind, scores)
     return forbidden
 
 
@@ -441,78 +512,22 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_ru
             return heuristic_bid_play_nb(n, h, hands, turned, trump, scoring, bauer,
                                          dealer_rule, blind, cur, bids, won, scores)
     is_blind = blind and h == 1
-    # bidding
-    bid_sum = 0
-    forbidden = -1
-    for p in range(n):
-        f = -1
-        if p == n - 1:
-            forbidden = forbidden_bid_nb(h, bid_sum, dealer_rule)
-            f = forbidden
-        b = bids[p]
-        if b < 0:
-            b = policy_bid_nb(pol[p], dkey, n, h, p, hands[p], turned, trump, bids, bid_sum, f,
-                              scoring, bauer, dealer_rule, is_blind, worlds)
-        bids[p] = b
-        bid_sum += b
-        won[p] = 0
-    # play
+    ctx = (pol, dkey, h, turned, scoring, bauer, dealer_rule, is_blind, worlds, rec_cards,
+           rec_lead, rec_win, record)
+    forbidden = bid_round_nb(engine_bid_hook_nb, ctx, n, h, hands, trump, bids, won,
+                             dealer_rule, is_blind)
     for p in range(n):
         cur[p] = hands[p]
-    played = np.int64(1) << turned
-    leader = 0
     voids = cur[MAX_SEATS:2 * MAX_SEATS]     # scratch, no allocation per deal
     voids[:] = 0
     tc = cur[2 * MAX_SEATS:3 * MAX_SEATS]
     pl_by = cur[3 * MAX_SEATS:4 * MAX_SEATS]
     pl_by[:] = 0
-    for t in range(h):
-        led = -1
-        winner = -1
-        best_key = -1
-        win_pos = 0
-        for j in range(n):
-            p = leader + j
-            if p >= n:
-                p -= n
-            hand = cur[p]
-            if j == 0:
-                legal = hand
-            else:
-                legal = hand & suit_mask_nb(led)
-                if legal == 0:
-                    legal = hand
-            if pol[p] == POLICY_HEURISTIC:
-                c = heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
-                                      FULL52 & ~(hand | played))
-            else:
-                c = policy_card_nb(pol[p], dkey, n, h, p, hand, legal, turned, trump, played,
-                                   bids, won, t, leader, tc, j, led, winner, voids, pl_by,
-                                   scoring, bauer, dealer_rule, is_blind, worlds)
-            if j > 0 and (c >> 4) != led:
-                voids[p] |= 1 << led
-            tc[j] = c
-            pl_by[p] |= np.int64(1) << c
-            cur[p] = hand & ~(np.int64(1) << c)
-            played |= np.int64(1) << c
-            if j == 0:
-                led = c >> 4
-            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
-            if key > best_key:
-                best_key = key
-                winner = c
-                win_pos = p
-            if record:
-                rec_cards[t, j] = c
-        won[win_pos] += 1
-        if record:
-            rec_lead[t] = leader
-            rec_win[t] = win_pos
-        leader = win_pos
-    # scoring
-    for p in range(n):
-        scores[p] = deal_score_nb(bids[p], won[p], scoring, bauer and p == n - 1, forbidden,
-                                  is_blind)
+    last = play_on_nb(engine_card_hook_nb, ctx, n, h, cur, trump, bids, won,
+                      np.int64(1) << turned, 0, 0, tc, 0, voids, pl_by, True)
+    if record:
+        rec_win[h - 1] = last
+    score_all_nb(n, bids, won, scoring, bauer, forbidden, is_blind, scores)
     return forbidden
 
 
@@ -627,9 +642,7 @@ def bid_weights_nb(rkey, lo, hi, n, h, my_pos, unseen, given, trump, blind, lam,
         lw = 0.0
         s = 0
         for p in range(my_pos):    # positions before me are dealt first, in order
-            hm = np.int64(0)
-            for k in range(p * h, (p + 1) * h):
-                hm |= np.int64(1) << deck[k]
+            hm = hand_of_cards_nb(deck, p * h, h)
             hb = heuristic_bid_nb(hm, trump, n, h, p, s, -1, blind and h == 1)
             lw += bid_loglik_nb(given[p], hb, h, -1, lam)
             if lw == -np.inf:
@@ -679,10 +692,7 @@ def bid_query_nb(rkey, ci, n, h, my_pos, my_hand, turned, trump, unseen, given,
             if p == my_pos:
                 hands[p] = my_hand
                 continue
-            hm = np.int64(0)
-            for k in range(q * h, (q + 1) * h):
-                hm |= np.int64(1) << deck[k]
-            hands[p] = hm
+            hands[p] = hand_of_cards_nb(deck, q * h, h)
             q += 1
         for p in range(n):
             pol[p] = others_pol

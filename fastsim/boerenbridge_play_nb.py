@@ -14,17 +14,18 @@ numpy in, numpy out.
 import numpy as np
 from ._jit import njit, prange
 
-from .bits import popcount_nb, suit_mask_nb
-from .boerenbridge_nb import (deal_score_nb, forbidden_bid_nb, forbidden_of, heuristic_bid_nb,
-                              policy_card_nb, rollout_nb, world_capacity_nb)
+from .bits import popcount_nb
+from .boerenbridge_nb import (deal_score_nb, follow_nb, forbidden_bid_nb, forbidden_of,
+                              heuristic_bid_nb, play_on_nb, policy_card_nb, rollout_nb,
+                              world_capacity_nb)
 from .boerenbridge_schema import MAX_SEATS, POLICY_HEURISTIC
-from .play_nb import FULL52, heuristic_play_nb
+from .play_nb import (FULL52, WORLD_SALT, heuristic_play_nb, query_chunk_nb,  # noqa: F401
+                      voids_after_nb)
 from .sample_nb import hidden_deal_nb
 from .rng import below_nb, deal_key_nb, rand_nb, run_key_nb
 from .bidmodel_nb import CTR_THIN, bid_loglik_nb, uniform_nb
-from .trick import NATURAL_ORDER, trick_key_nb, trick_so_far_nb
+from .trick import NATURAL_ORDER, trick_so_far_nb
 
-WORLD_SALT = 7_000_000   # deal-key index of a world's policy randomness (random/pimc)
 
 
 @njit(cache=True)
@@ -127,39 +128,80 @@ def rollout_policy_nb(dkey, n, h, hands, turned, trump, pol, bids, won, played, 
     everyone playing policy ``pol`` exactly as the engine's play loop does
     (:func:`fastsim.boerenbridge_nb.bid_play_nb`); ``hands``, ``won``, ``voids``, ``pl_by``
     (the cards each position played) and ``tc`` are updated."""
-    t = t0
-    while t < h:
-        start = tn if t == t0 else 0
-        led, winner, win_pos, best_key, _ = trick_so_far_nb(tc, start, leader, n, trump,
-                                                            NATURAL_ORDER)
-        for j in range(start, n):
-            p = (leader + j) % n
-            hand = hands[p]
-            if j == 0:
-                legal = hand
-            else:
-                legal = hand & suit_mask_nb(led)
-                if legal == 0:
-                    legal = hand
-            c = policy_card_nb(pol, dkey, n, h, p, hand, legal, turned, trump, played, bids,
-                               won, t, leader, tc, j, led, winner, voids, pl_by, scoring, bauer,
-                               dealer_rule, is_blind, worlds)
-            if j > 0 and (c >> 4) != led:
-                voids[p] |= 1 << led
-            tc[j] = c
-            pl_by[p] |= np.int64(1) << c
-            hands[p] = hand & ~(np.int64(1) << c)
-            played |= np.int64(1) << c
-            if j == 0:
-                led = c >> 4
-            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
-            if key > best_key:
-                best_key = key
-                winner = c
-                win_pos = p
-        won[win_pos] += 1
-        leader = win_pos
-        t += 1
+    play_on_nb(policy_hook_nb, (pol, dkey, h, turned, scoring, bauer, dealer_rule, is_blind,
+                                worlds), n, h, hands, trump, bids, won, played, t0, leader, tc,
+               tn, voids, pl_by, True)
+
+
+@njit(cache=True, inline="always")
+def policy_hook_nb(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, played, bids, won,
+                   voids, pl_by):
+    """Card hook (:func:`fastsim.boerenbridge_nb.play_on_nb`): one policy for everyone
+    (``ctx``: the policy and the deal's constants)."""
+    pol, dkey, h, turned, scoring, bauer, dealer_rule, is_blind, worlds = ctx
+    return policy_card_nb(pol, dkey, n, h, p, hand, follow_nb(hand, j, led), turned, trump,
+                          played, bids, won, t, leader, tc, j, led, winner, voids, pl_by, scoring,
+                          bauer, dealer_rule, is_blind, worlds)
+
+
+@njit(cache=True, inline="always")
+def world_hook_nb(wctx, wkey, world):
+    """World hook of the play query (:func:`fastsim.play_nb.query_chunk_nb`)."""
+    (n, h, me, hand, unseen, t, leader, tn, voids, played_by, trump, bids, condition, lam,
+     dealer_rule, is_blind) = wctx
+    return sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids, played_by,
+                                  trump, bids, condition, lam, dealer_rule, is_blind, world)
+
+
+@njit(cache=True, inline="always")
+def query_nb(finish_fn, fctx, seed, n, h, me, hand, cards, trump, played, bids, won, t, leader,
+             tc, tn, voids, played_by, condition, lam, scoring, bauer, dealer_rule, is_blind,
+             deals, chunk, out_logw, out_tricks, out_scores):
+    """The play query (:func:`play_query_nb`, :func:`play_query_policy_nb`) through the
+    games' one query loop (:func:`fastsim.play_nb.query_chunk_nb`): worlds ``deals[i]`` of
+    :func:`sample_world_weight_nb`, finished by the hook ``finish_fn`` (its contexts: the
+    position ``(n, h, me, trump, bids, t, leader, voids, played_by, scoring, bauer for me,
+    forbidden, is_blind)`` and ``fctx``; it returns my deal score)."""
+    unseen = FULL52 & ~(hand | played)
+    forbidden = forbidden_of(n, n - 1, bids, h, dealer_rule)
+    bauer_me = bauer and me == n - 1
+    rkey = run_key_nb(seed)
+    count = deals.shape[0]
+    for ci in prange((count + chunk - 1) // chunk):
+        query_chunk_nb(world_hook_nb, (n, h, me, hand, unseen, t, leader, tn, voids, played_by,
+                                       trump, bids, condition, lam, dealer_rule, is_blind),
+                       finish_fn, (n, h, me, trump, bids, t, leader, voids, played_by, scoring,
+                                   bauer_me, forbidden, is_blind), fctx,
+                       rkey, MAX_SEATS, n, me, hand, cards, won, tc, tn, played, deals, ci * chunk,
+                       min((ci + 1) * chunk, count), out_logw, out_tricks, out_scores)
+
+
+@njit(cache=True, inline="always")
+def heuristic_finish_nb(pos, fctx, pkey, c, hands, won, played, tc, tn, scratch):
+    """Finish hook: the heuristic for everyone; my deal score."""
+    n, h, me, trump, bids, t, leader, _v, _p, scoring, bauer_me, forbidden, is_blind = pos
+    rollout_nb(n, h, hands, trump, bids, won, played, t, leader, tc, tn)
+    return deal_score_nb(bids[me], won[me], scoring, bauer_me, forbidden, is_blind)
+
+
+@njit(cache=True, inline="always")
+def policy_finish_nb(pos, fctx, pkey, c, hands, won, played, tc, tn, scratch):
+    """Finish hook: policy ``pol`` for everyone (its own key ``pkey``), with the shown
+    voids and the cards each position played once I play ``c``; my deal score."""
+    n, h, me, trump, bids, t, leader, voids, played_by, scoring, bauer_me, forbidden, _b = pos
+    pol, turned, _s, bauer, dealer_rule, is_blind, worlds = fctx
+    if pol == POLICY_HEURISTIC:
+        rollout_nb(n, h, hands, trump, bids, won, played, t, leader, tc, tn)
+    else:
+        voids2 = scratch[0]
+        pl_by2 = scratch[1]
+        voids_after_nb(n, voids, me, c, tc, tn - 1, voids2)
+        for q in range(n):
+            pl_by2[q] = played_by[q]
+        pl_by2[me] |= np.int64(1) << c
+        rollout_policy_nb(pkey, n, h, hands, turned, trump, pol, bids, won, played, t, leader, tc,
+                          tn, voids2, pl_by2, scoring, bauer, dealer_rule, is_blind, worlds)
+    return deal_score_nb(bids[me], won[me], scoring, bauer_me, forbidden, is_blind)
 
 
 @njit(cache=True, parallel=True)
@@ -174,44 +216,9 @@ def play_query_nb(seed, n, h, me, hand, cards, turned, trump, played, bids, won,
     of world i (-inf: inconsistent, not played); ``out_tricks[i, k]``/``out_scores[i, k]``:
     my tricks and deal score after card k. Results depend only on the seed and the world
     index, never on ``chunk`` or threads."""
-    rkey = run_key_nb(seed)
-    unseen = FULL52 & ~(hand | played)
-    K = cards.shape[0]
-    count = deals.shape[0]
-    n_chunks = (count + chunk - 1) // chunk
-    forbidden = forbidden_of(n, n - 1, bids, h, dealer_rule)
-    bauer_me = bauer and me == n - 1
-    for ci in prange(n_chunks):
-        world = np.empty(MAX_SEATS, dtype=np.int64)
-        hands2 = np.empty(MAX_SEATS, dtype=np.int64)
-        won2 = np.empty(MAX_SEATS, dtype=np.int64)
-        voids2 = np.empty(MAX_SEATS, dtype=np.int64)
-        tc2 = np.empty(MAX_SEATS, dtype=np.int64)
-        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
-            wkey = deal_key_nb(rkey, deals[i])
-            logw = sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids,
-                                          played_by, trump, bids, condition, lam, dealer_rule,
-                                          is_blind, world)
-            out_logw[i] = logw
-            if logw == -np.inf:
-                continue
-            for k in range(K):
-                c = cards[k]
-                for q in range(n):
-                    hands2[q] = world[q]
-                    won2[q] = won[q]
-                    voids2[q] = voids[q]
-                hands2[me] = hand & ~(np.int64(1) << c)
-                for j in range(tn):
-                    tc2[j] = tc[j]
-                tc2[tn] = c
-                if tn > 0 and (c >> 4) != (tc[0] >> 4):
-                    voids2[me] |= 1 << (tc[0] >> 4)
-                pl = played | (np.int64(1) << c)
-                rollout_nb(n, h, hands2, trump, bids, won2, pl, t, leader, tc2, tn + 1)
-                out_tricks[i, k] = won2[me]
-                out_scores[i, k] = deal_score_nb(bids[me], won2[me], scoring, bauer_me,
-                                                 forbidden, is_blind)
+    query_nb(heuristic_finish_nb, 0, seed, n, h, me, hand, cards, trump, played, bids, won, t,
+             leader, tc, tn, voids, played_by, condition, lam, scoring, bauer, dealer_rule,
+             is_blind, deals, chunk, out_logw, out_tricks, out_scores)
 
 
 @njit(cache=True, parallel=True)
@@ -225,54 +232,10 @@ def play_query_policy_nb(seed, n, h, me, hand, cards, turned, trump, played, bid
     every card). ``out_logw[i]``: log importance weight of world i (-inf: inconsistent, not
     played); ``out_tricks[i, k]``/``out_scores[i, k]``: my tricks and deal score after card
     k. Results depend only on the seed and the world index, never on ``chunk`` or threads."""
-    rkey = run_key_nb(seed)
-    unseen = FULL52 & ~(hand | played)
-    K = cards.shape[0]
-    count = deals.shape[0]
-    n_chunks = (count + chunk - 1) // chunk
-    forbidden = forbidden_of(n, n - 1, bids, h, dealer_rule)
-    bauer_me = bauer and me == n - 1
-    for ci in prange(n_chunks):
-        world = np.empty(MAX_SEATS, dtype=np.int64)
-        hands2 = np.empty(MAX_SEATS, dtype=np.int64)
-        won2 = np.empty(MAX_SEATS, dtype=np.int64)
-        voids2 = np.empty(MAX_SEATS, dtype=np.int64)
-        pl_by2 = np.empty(MAX_SEATS, dtype=np.int64)
-        tc2 = np.empty(MAX_SEATS, dtype=np.int64)
-        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
-            wkey = deal_key_nb(rkey, deals[i])
-            logw = sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids,
-                                          played_by, trump, bids, condition, lam, dealer_rule,
-                                          is_blind, world)
-            out_logw[i] = logw
-            if logw == -np.inf:
-                continue
-            pkey = deal_key_nb(wkey, WORLD_SALT)
-            for k in range(K):
-                c = cards[k]
-                for q in range(n):
-                    hands2[q] = world[q]
-                    won2[q] = won[q]
-                    voids2[q] = voids[q]
-                hands2[me] = hand & ~(np.int64(1) << c)
-                for j in range(tn):
-                    tc2[j] = tc[j]
-                tc2[tn] = c
-                if tn > 0 and (c >> 4) != (tc[0] >> 4):
-                    voids2[me] |= 1 << (tc[0] >> 4)
-                pl = played | (np.int64(1) << c)
-                if pol == POLICY_HEURISTIC:
-                    rollout_nb(n, h, hands2, trump, bids, won2, pl, t, leader, tc2, tn + 1)
-                else:
-                    for q in range(n):
-                        pl_by2[q] = played_by[q]
-                    pl_by2[me] |= np.int64(1) << c
-                    rollout_policy_nb(pkey, n, h, hands2, turned, trump, pol, bids, won2, pl,
-                                      t, leader, tc2, tn + 1, voids2, pl_by2, scoring, bauer,
-                                      dealer_rule, is_blind, worlds)
-                out_tricks[i, k] = won2[me]
-                out_scores[i, k] = deal_score_nb(bids[me], won2[me], scoring, bauer_me,
-                                                 forbidden, is_blind)
+    query_nb(policy_finish_nb, (pol, turned, scoring, bauer, dealer_rule, is_blind, worlds),
+             seed, n, h, me, hand, cards, trump, played, bids, won, t, leader, tc, tn, voids,
+             played_by, condition, lam, scoring, bauer, dealer_rule, is_blind, deals, chunk,
+             out_logw, out_tricks, out_scores)
 
 
 @njit(cache=True)

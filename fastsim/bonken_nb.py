@@ -17,10 +17,11 @@ from ._jit import njit, prange
 
 from .bits import popcount_nb, lowest_nb, highest_nb, suit_mask_nb, low_card_nb, high_card_nb
 from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_nb,
-                      random_card_nb, above_nb)
+                      random_card_nb, above_nb, branch_nb as branch_n_nb, hand_of_cards_nb,
+                      show_card_nb)
 from .rng import run_key_nb, deal_key_nb, shuffle_nb
 from .pimc_nb import REST, decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
-from .trick import trick_key_nb, trick_so_far_nb, NATURAL_ORDER
+from .trick import trick_add_nb, trick_key_nb, trick_so_far_nb, NATURAL_ORDER
 from .bonken_schema import (
     DUCKING, NO_HEARTS, NO_MEN, NO_QUEENS, NO_KH, NO_LAST, DOMINO, NO_TRUMP, TRUMP_S,
     N_NEGATIVE, BASELINE, RISK, POLICY_RANDOM, POLICY_PIMC, POLICY_STRONG, CTR_CHOICE, CTR_PLAY,
@@ -164,6 +165,29 @@ def score_trick_nb(contract, trick, t, win_pos, scores):
 
 
 @njit(cache=True, inline="always")
+def lay_card_nb(c, p, hand, hands, played, trick, chooser_played):
+    """Position ``p`` lays ``c`` from ``hand``: out of ``hands[p]``; the updated
+    ``(played, trick, chooser_played)`` (the chooser's cards, for strong's inference)."""
+    bit = np.int64(1) << c
+    if p == CHOOSER:
+        chooser_played |= bit
+    hands[p] = hand & ~bit
+    return played | bit, trick | bit, chooser_played
+
+
+@njit(cache=True, inline="always")
+def end_trick_nb(contract, trick, t, win_pos, danger, broken, taken, scores):
+    """The end of trick ``t``: hearts broken, the trick scored for its winner, its penalty
+    cards taken; the updated ``(broken, taken, round over)`` (over: every penalty card
+    taken, where there are any)."""
+    if trick & HEARTS:
+        broken = True
+    score_trick_nb(contract, trick, t, win_pos, scores)
+    taken |= trick & danger
+    return broken, taken, danger != 0 and taken == danger
+
+
+@njit(cache=True, inline="always")
 def heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger, played):
     if contract >= TRUMP_S:
         return heuristic_play_nb(hand, j, 4, led, winner, trump, 1, FULL52 & ~(hand | played))
@@ -204,29 +228,16 @@ def play_on_nb(card_fn, ctx, contract, hands, pol, after_broken, t0, leader, tc,
                         after_broken, t, leader, tc, played, broken, taken, scores, voids,
                         chooser_played, pol)
             if track:
-                if j > 0 and (c >> 4) != led:
-                    voids[p] |= 1 << led
-                tc[j] = c
-            bit = np.int64(1) << c
-            if p == CHOOSER:
-                chooser_played |= bit
-            hands[p] = hand & ~bit
-            played |= bit
-            trick |= bit
-            if j == 0:
-                led = c >> 4
-            key = trick_key_nb(c, led, trump, NATURAL_ORDER)
-            if key > best_key:
-                best_key = key
-                winner = c
-                win_pos = p
-        if trick & HEARTS:
-            broken = True
-        score_trick_nb(contract, trick, t, win_pos, scores)
-        taken |= trick & danger
+                show_card_nb(c, j, p, led, voids, tc)
+            played, trick, chooser_played = lay_card_nb(c, p, hand, hands, played, trick,
+                                                        chooser_played)
+            led, winner, win_pos, best_key = trick_add_nb(c, j, p, led, winner, win_pos,
+                                                          best_key, trump, NATURAL_ORDER)
+        broken, taken, over = end_trick_nb(contract, trick, t, win_pos, danger, broken, taken,
+                                           scores)
         leader = win_pos
         t += 1
-        if danger != 0 and taken == danger:
+        if over:
             break
     return t
 
@@ -261,14 +272,9 @@ def hidden_cap_nb(me, t, leader, tn):
 @njit(cache=True, inline="always")
 def branch_nb(world, me, hand, c, scores, tc, tn, h2, sc, tc2):
     """The state after my candidate card ``c`` in ``world``: ``h2`` its hands with ``c`` out
-    of mine, ``sc`` the scores so far, ``tc2`` the trick with ``c`` added."""
-    for q in range(4):
-        h2[q] = world[q]
-        sc[q] = scores[q]
-    h2[me] = hand & ~(np.int64(1) << c)
-    for j in range(tn):
-        tc2[j] = tc[j]
-    tc2[tn] = c
+    of mine, ``sc`` the scores so far, ``tc2`` the trick with ``c`` added
+    (:func:`fastsim.play_nb.branch_nb` for four players)."""
+    branch_n_nb(4, world, me, hand, c, scores, tc, tn, h2, sc, tc2)
 
 
 @njit(cache=True)
@@ -280,9 +286,8 @@ def best_card_nb(contract, me, hand, legal, worlds, mult, n_worlds, after_broken
     cards = np.empty(13, dtype=np.int64)
     totals = np.zeros(13, dtype=np.int64)
     n_legal = list_cards_nb(legal, cards)
-    h2 = np.empty(4, dtype=np.int64)
-    sc = np.empty(4, dtype=np.int64)
-    tc2 = np.empty(4, dtype=np.int64)
+    rows = np.empty((3, 4), dtype=np.int64)
+    h2, sc, tc2 = rows[0], rows[1], rows[2]
     for w in range(n_worlds):
         for k in range(n_legal):
             c = cards[k]
@@ -545,10 +550,7 @@ def play_domino_nb(dkey, hands, pol, scores, rec_moves, rec_out, record):
 @njit(cache=True, inline="always")
 def hand_of_nb(deck, first):
     """The hand of the 13 cards ``deck[first:first + 13]``."""
-    m = np.int64(0)
-    for i in range(first, first + 13):
-        m |= np.int64(1) << deck[i]
-    return m
+    return hand_of_cards_nb(deck, first, 13)
 
 
 @njit(cache=True, inline="always")
@@ -668,11 +670,9 @@ def contract_query_nb(seed, my_hand, unseen, contracts, pol, after_broken, world
     n_chunks = (count + chunk - 1) // chunk
     for ci in prange(n_chunks):
         deck = np.empty(39, dtype=np.int64)
-        dealt = np.empty(4, dtype=np.int64)
-        hands = np.empty(4, dtype=np.int64)
-        won = np.empty(4, dtype=np.int64)
         scratch = np.empty(8, dtype=np.int64)
-        scores = np.empty(4, dtype=np.int64)
+        rows = np.empty((4, 4), dtype=np.int64)   # per position
+        dealt, hands, won, scores = rows[0], rows[1], rows[2], rows[3]
         d3 = np.empty((1, 1), dtype=np.int8)
         d2 = np.empty(1, dtype=np.int8)
         dm = np.empty((1, 2), dtype=np.int8)

@@ -8,16 +8,15 @@ card functions (:mod:`fastsim.bonken_nb`), so the query cannot drift from the si
 import numpy as np
 from ._jit import njit, prange
 
-from .bonken_nb import (branch_nb, domino_move_nb, domino_on_nb, domino_place_nb,
+from .bonken_nb import (domino_move_nb, domino_on_nb, domino_place_nb,
                         heuristic_card_nb, hidden_cap_nb, penalty_mask_nb,
                         play_on_nb, rollout_nb, seat_card_nb, trump_of_nb)
 from .bonken_schema import POLICY_HEURISTIC
-from .play_nb import FULL52
+from .play_nb import FULL52, WORLD_SALT, query_chunk_nb, voids_after_nb
 from .rng import deal_key_nb, run_key_nb
 from .sample_nb import hidden_deal_forbid_nb, hidden_deal_nb
 from .trick import NATURAL_ORDER, trick_so_far_nb
 
-WORLD_SALT = 7_000_000
 
 
 @njit(cache=True)
@@ -74,69 +73,65 @@ def sample_worlds_nb(seed, me, hand, played, t, leader, tn, voids, contract, cho
     """Worlds ``start .. start+count`` exactly as :func:`play_query_nb` draws them."""
     rkey = run_key_nb(seed)
     unseen = FULL52 & ~(hand | played)
-    for i in prange(count):
-        world = np.empty(4, dtype=np.int64)
+    for i in prange(count):     # each world straight into its row
         out_logw[i] = _world_nb(deal_key_nb(rkey, start + i), me, hand, unseen, t, leader, tn,
-                                voids, contract, chosen_from, chooser_played, world)
-        for q in range(4):
-            out_world[i, q] = world[q]
+                                voids, contract, chosen_from, chooser_played, out_world[i])
+
+
+@njit(cache=True, inline="always")
+def world_hook_nb(wctx, wkey, world):
+    """World hook of the play query (:func:`fastsim.play_nb.query_chunk_nb`)."""
+    me, hand, unseen, t, leader, tn, svoids, contract, chosen_from, chooser_played = wctx
+    return _world_nb(wkey, me, hand, unseen, t, leader, tn, svoids, contract, chosen_from,
+                     chooser_played, world)
 
 
 @njit(cache=True, inline="always")
 def query_nb(finish_fn, fctx, seed, contract, me, hand, cards, after_broken, t, leader, tc, tn,
              played, broken, taken, scores, voids, svoids, start, count, chunk, out_logw,
              out_scores, chosen_from, chooser_played):
-    """The play query's loop, written once (:func:`play_query_nb`, :func:`play_query_policy_nb`,
-    :func:`fastsim.bonken_strong_nb.play_query_strong_nb`): worlds ``start .. start+count``
-    (:func:`_world_nb`), each finished once per candidate card by the hook ``finish_fn(fctx,
-    pkey, contract, me, c, hands, after_broken, t, leader, tc, tn, played, broken, taken,
-    scores, voids, chooser_played)`` (``pkey``: the world's policy key)."""
-    rkey = run_key_nb(seed)
+    """The play query (:func:`play_query_nb`, :func:`play_query_policy_nb`,
+    :func:`fastsim.bonken_strong_nb.play_query_strong_nb`) through the games' one query loop
+    (:func:`fastsim.play_nb.query_chunk_nb`): worlds ``start .. start+count``
+    (:func:`_world_nb`), finished by the hook ``finish_fn`` (its context: the position
+    ``(contract, me, after_broken, t, leader, broken, taken, voids, chooser_played)`` and
+    ``fctx``; it returns my round score, ``out_scores[i, k]`` for card k: here the count the
+    loop writes down is the score too, so both its outputs are ``out_scores``)."""
     unseen = FULL52 & ~(hand | played)
-    K = cards.shape[0]
-    n_chunks = (count + chunk - 1) // chunk
-    for ci in prange(n_chunks):
-        world = np.empty(4, dtype=np.int64)
-        h2 = np.empty(4, dtype=np.int64)
-        sc = np.empty(4, dtype=np.int64)
-        v2 = np.empty(4, dtype=np.int64)
-        tc2 = np.empty(4, dtype=np.int64)
-        for i in range(ci * chunk, min((ci + 1) * chunk, count)):
-            wkey = deal_key_nb(rkey, start + i)
-            logw = _world_nb(wkey, me, hand, unseen, t, leader, tn, svoids, contract,
-                             chosen_from, chooser_played, world)
-            out_logw[i] = logw
-            if logw == -np.inf:
-                continue
-            pkey = deal_key_nb(wkey, WORLD_SALT)
-            for k in range(K):
-                c = cards[k]
-                branch_nb(world, me, hand, c, scores, tc, tn, h2, sc, tc2)
-                for q in range(4):
-                    v2[q] = voids[q]
-                if tn > 0 and (c >> 4) != (tc[0] >> 4):
-                    v2[me] |= 1 << (tc[0] >> 4)
-                finish_fn(fctx, pkey, contract, me, c, h2, after_broken, t, leader, tc2, tn + 1,
-                          played | (np.int64(1) << c), broken, taken, sc, v2, chooser_played)
-                out_scores[i, k] = sc[me]
+    rkey = run_key_nb(seed)
+    deals = np.arange(start, start + count)
+    for ci in prange((count + chunk - 1) // chunk):
+        query_chunk_nb(world_hook_nb, (me, hand, unseen, t, leader, tn, svoids, contract,
+                                       chosen_from, chooser_played),
+                       finish_fn, (contract, me, after_broken, t, leader, broken, taken, voids,
+                                   chooser_played), fctx,
+                       rkey, 4, 4, me, hand, cards, scores, tc, tn, played, deals, ci * chunk,
+                       min((ci + 1) * chunk, count), out_logw, out_scores, out_scores)
 
 
 @njit(cache=True, inline="always")
-def heuristic_finish_nb(fctx, pkey, contract, me, c, hands, after_broken, t, leader, tc, tn,
-                        played, broken, taken, scores, voids, chooser_played):
+def heuristic_finish_nb(pos, fctx, pkey, c, hands, scores, played, tc, tn, scratch):
+    """Finish hook: the heuristic for everyone."""
+    contract, me, after_broken, t, leader, broken, taken, _v, _c = pos
     rollout_nb(contract, hands, after_broken, t, leader, tc, tn, played, broken, taken, scores)
+    return scores[me]
 
 
 @njit(cache=True, inline="always")
-def policy_finish_nb(fctx, pkey, contract, me, c, hands, after_broken, t, leader, tc, tn,
-                     played, broken, taken, scores, voids, chooser_played):
+def policy_finish_nb(pos, fctx, pkey, c, hands, scores, played, tc, tn, scratch):
+    """Finish hook: policy ``pol`` for everyone (its own key ``pkey``), with the voids shown
+    once I play ``c``."""
+    contract, me, after_broken, t, leader, broken, taken, voids, _c = pos
     pol, worlds = fctx
     if pol == POLICY_HEURISTIC:
         rollout_nb(contract, hands, after_broken, t, leader, tc, tn, played, broken, taken,
                    scores)
     else:
+        v2 = scratch[0]
+        voids_after_nb(4, voids, me, c, tc, tn - 1, v2)
         rollout_policy_nb(pkey, pol, contract, hands, after_broken, t, leader, tc, tn, played,
-                          broken, taken, scores, voids, worlds)
+                          broken, taken, scores, v2, worlds)
+    return scores[me]
 
 
 @njit(cache=True, parallel=True)
@@ -195,12 +190,9 @@ def domino_sample_worlds_nb(seed, me, hand, unseen, cap, forbid, start, count, o
                             out_logw):
     """Worlds ``start .. start+count`` exactly as :func:`domino_query_nb` draws them."""
     rkey = run_key_nb(seed)
-    for i in prange(count):
-        world = np.empty(4, dtype=np.int64)
+    for i in prange(count):     # each world straight into its row
         out_logw[i] = _domino_world_nb(deal_key_nb(rkey, start + i), me, hand, unseen, cap,
-                                       forbid, world)
-        for q in range(4):
-            out_world[i, q] = world[q]
+                                       forbid, out_world[i])
 
 
 @njit(cache=True, parallel=True)
@@ -213,10 +205,8 @@ def domino_query_nb(seed, me, hand, moves, unseen, cap, forbid, lo, hi, m, out, 
     K = moves.shape[0]
     n_chunks = (count + chunk - 1) // chunk
     for ci in prange(n_chunks):
-        world = np.empty(4, dtype=np.int64)
-        h2 = np.empty(4, dtype=np.int64)
-        lo2 = np.empty(4, dtype=np.int64)
-        hi2 = np.empty(4, dtype=np.int64)
+        rows = np.empty((4, 4), dtype=np.int64)
+        world, h2, lo2, hi2 = rows[0], rows[1], rows[2], rows[3]
         pols = np.full(4, pol, dtype=np.int64)
         dm = np.empty((1, 2), dtype=np.int8)
         d1 = np.empty(1, dtype=np.int8)

@@ -34,7 +34,7 @@ from .bonken_nb import (CHOOSER, choose_contract_nb, heuristic_card_nb, hidden_c
 from .bonken_schema import (BASELINE, DOMINO, N_NEGATIVE, POLICY_HEURISTIC, TEMP_NEGATIVE,  # noqa: F401
                             TEMP_TRUMP)
 from .pimc_nb import draw_world_nb, resample_nb
-from .play_nb import FULL52, hand_value_nb
+from .play_nb import FULL52, hand_value_nb, voids_after_nb
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb, run_key_nb
 
 # the reproducibility contract of strong (changing one changes every strong result);
@@ -82,11 +82,8 @@ def choice_values_nb(dkey, hand, avail, after_broken, n_worlds, relative, out):
     key = deal_key_nb(dkey, KEY_STRONG_BID + CHOOSER)
     unseen = FULL52 & ~hand
     cap = hidden_cap_nb(CHOOSER, 0, 0, 0)
-    voids = np.zeros(4, dtype=np.int64)
-    world = np.empty(4, dtype=np.int64)
-    h2 = np.empty(4, dtype=np.int64)
-    sc = np.empty(4, dtype=np.int64)
-    tc = np.zeros(4, dtype=np.int64)
+    rows = np.zeros((5, 4), dtype=np.int64)    # voids (none) and the trick stay zero
+    voids, world, h2, sc, tc = rows[0], rows[1], rows[2], rows[3], rows[4]
     pol = np.full(4, POLICY_HEURISTIC, dtype=np.int64)
     dm = np.empty((1, 2), dtype=np.int8)
     d1 = np.empty(1, dtype=np.int8)
@@ -225,14 +222,17 @@ def rollout_strong_nb(dkey, contract, hands, after_broken, t0, leader, tc, tn, p
 
 
 @njit(cache=True, inline="always")
-def strong_finish_nb(fctx, pkey, contract, me, c, hands, after_broken, t, leader, tc, tn,
-                     played, broken, taken, scores, voids, chooser_played):
-    """Finish hook of the play query: strong for everyone (my card ``c`` counts as the
-    chooser's when I am the chooser)."""
+def strong_finish_nb(pos, fctx, pkey, c, hands, scores, played, tc, tn, scratch):
+    """Finish hook of the play query (:func:`fastsim.bonken_play_nb.query_nb`): strong for
+    everyone (my card ``c`` counts as the chooser's when I am the chooser)."""
+    contract, me, after_broken, t, leader, broken, taken, voids, chooser_played = pos
     worlds, chosen_from = fctx
+    v2 = scratch[0]
+    voids_after_nb(4, voids, me, c, tc, tn - 1, v2)
     cp = chooser_played | ((np.int64(1) << c) if me == CHOOSER else np.int64(0))
     rollout_strong_nb(pkey, contract, hands, after_broken, t, leader, tc, tn, played, broken,
-                      taken, scores, voids, worlds, chosen_from, cp)
+                      taken, scores, v2, worlds, chosen_from, cp)
+    return scores[me]
 
 
 @njit(cache=True, parallel=True)

@@ -16,10 +16,7 @@ SMALL_FEATURES = ("trump_count", "high_trumps", "aces", "kings", "voids", "longe
 @njit(cache=True, nogil=True, inline="always")
 def _features_into(h, t, small, strength, i):
     """The features of hand ``h`` under trump ``t`` (−1 = none) into column ``i``."""
-    longest = 0
-    voids = 0
-    aces = 0
-    kings = 0
+    longest = voids = aces = kings = 0
     for s in range(4):
         ranks = (h >> (16 * s)) & RANK_MASK
         length = popcount_nb(ranks)

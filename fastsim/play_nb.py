@@ -10,7 +10,7 @@ from ._jit import njit
 from .bits import (popcount_nb, lowest_nb, highest_nb, suit_mask_nb, nth_card_nb,
                    low_card_nb, high_card_nb, RANK_MASK)
 from .cards import FULL52 as _FULL52
-from .rng import below_nb, shuffle_nb
+from .rng import below_nb, deal_key_nb, shuffle_nb
 
 DECK52 = np.array([16 * s + r for s in range(4) for r in range(13)], dtype=np.int64)
 FULL52 = np.int64(_FULL52)
@@ -166,3 +166,85 @@ def heuristic_play_inline_nb(hand, j, n, led, winner, trump, need, unseen):
 def random_card_nb(dkey, counter, legal):
     """A uniformly random card of ``legal`` (in increasing card code) for ``counter``."""
     return nth_card_nb(legal, below_nb(dkey, counter, popcount_nb(legal)))
+
+
+# ----------------------------------------------------------------------------- shared pieces
+# of the trick loops, the rollouts' branch set-up and the dealing of Boerenbridge and Bonken
+# (inlined: each kernel compiles them into its own loop)
+
+@njit(cache=True, inline="always")
+def hand_of_cards_nb(deck, first, count):
+    """The hand of the ``count`` cards ``deck[first:first + count]``."""
+    m = np.int64(0)
+    for i in range(first, first + count):
+        m |= np.int64(1) << deck[i]
+    return m
+
+
+@njit(cache=True, inline="always")
+def show_card_nb(c, j, p, led, voids, tc):
+    """The bookkeeping the searching policies read when position ``p`` plays ``c`` as the
+    ``j``-th card of the trick: a suit shown void by not following, the trick so far."""
+    if j > 0 and (c >> 4) != led:
+        voids[p] |= 1 << led
+    tc[j] = c
+
+
+@njit(cache=True, inline="always")
+def branch_nb(n, world, me, hand, c, counts, tc, tn, h2, counts2, tc2):
+    """The state after my candidate card ``c`` in ``world`` (hands by position): ``h2`` its
+    hands with ``c`` out of mine, ``counts2`` a copy of the per-position ``counts`` (tricks
+    won, scores so far), ``tc2`` the trick ``tc[:tn]`` with ``c`` added."""
+    for q in range(n):
+        h2[q] = world[q]
+        counts2[q] = counts[q]
+    h2[me] = hand & ~(np.int64(1) << c)
+    for j in range(tn):
+        tc2[j] = tc[j]
+    tc2[tn] = c
+
+
+@njit(cache=True, inline="always")
+def voids_after_nb(n, voids, me, c, tc, tn, v2):
+    """``v2``: the shown ``voids`` once I play ``c`` to the trick ``tc[:tn]``."""
+    for q in range(n):
+        v2[q] = voids[q]
+    if tn > 0 and (c >> 4) != (tc[0] >> 4):
+        v2[me] |= 1 << (tc[0] >> 4)
+
+
+WORLD_SALT = 7_000_000   # deal-key index of a play-query world's policy randomness
+
+
+@njit(cache=True, inline="always")
+def query_chunk_nb(world_fn, wctx, finish_fn, pos, fctx, rkey, seats, n, me, hand, cards, counts, tc,
+                   tn, played, deals, lo, hi, out_logw, out_counts, out_values):
+    """The play queries' loop over a chunk of worlds, written once (Boerenbridge's and
+    Bonken's; the kernel runs the chunks ``lo .. hi`` in parallel, its contexts built in the
+    parallel loop): world ``deals[i]`` of the run key ``rkey`` drawn by ``world_fn(wctx,
+    wkey, world)`` (its log weight into ``out_logw[i]``; -inf: not played), then finished
+    once per candidate card ``c = cards[k]`` by ``finish_fn(pos, fctx, pkey, c, hands, counts,
+    played, tc, tn, scratch)`` (``pos``: the position, the game's tuple), which returns my value (``out_values[i, k]``; my count, as
+    the finish left it: ``out_counts[i, k]``), from the state after ``c`` (:func:`branch_nb`:
+    ``hands`` and the per-position ``counts`` copied, ``tc[:tn]`` the trick with ``c``;
+    ``pkey``: the world's policy key, the same for every card; ``scratch``: two rows of
+    ``seats``; ``n`` of them are the positions). The outputs are arguments, not parts of a
+    context tuple (numba drops writes through a tuple's array inside a parallel loop), and
+    the contexts are flat tuples (a tuple taken from a tuple there trips numba's array
+    analysis)."""
+    buf = np.empty((6, seats), dtype=np.int64)   # world, hands, counts, trick, scratch
+    world, h2, counts2, tc2 = buf[0], buf[1], buf[2], buf[3]
+    for i in range(lo, hi):
+        wkey = deal_key_nb(rkey, deals[i])
+        logw = world_fn(wctx, wkey, world)
+        out_logw[i] = logw
+        if logw == -np.inf:
+            continue
+        pkey = deal_key_nb(wkey, WORLD_SALT)
+        for k in range(cards.shape[0]):
+            c = cards[k]
+            branch_nb(n, world, me, hand, c, counts, tc, tn, h2, counts2, tc2)
+            v = finish_fn(pos, fctx, pkey, c, h2, counts2, played | (np.int64(1) << c), tc2, tn + 1,
+                          buf[4:6])
+            out_counts[i, k] = counts2[me]
+            out_values[i, k] = v

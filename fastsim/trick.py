@@ -124,3 +124,16 @@ def beats_ranked_nb(card, winner, trump, trump_strength, plain_strength):
     if ws == trump:
         return False
     return cs == ws and plain_strength[card % SUIT_BITS] > plain_strength[winner % SUIT_BITS]
+
+
+@njit(cache=True, inline="always")
+def trick_add_nb(card, j, pos, led, winner, win_pos, best_key, trump, order):
+    """A trick in progress (led suit, winning card, its position, its key: as
+    :func:`trick_so_far_nb` gives them) once position ``pos`` plays ``card`` as its
+    ``j``-th card: the updated ``(led, winner, win_pos, best_key)``."""
+    if j == 0:
+        led = card // SUIT_BITS
+    key = trick_key_nb(card, led, trump, order)
+    if key > best_key:
+        return led, card, pos, key
+    return led, winner, win_pos, best_key
