@@ -495,20 +495,18 @@ def turn_nb(hands, leader, j, n, led, trump, hi, preset):
 
 
 @njit(cache=True, inline="always")
-def lay_card_nb(c, j, p, t, named, trump, led, winner, wpos, hi, trick, hands, tc, voids,
-                played):
-    """``p`` plays ``c`` as the ``j``-th card of trick ``t``: an unnamed trump is the suit of
-    the first card, a shown void is noted, the card leaves the hand. Returns (trump, played,
-    led, winner, wpos, hi, trick)."""
+def lay_card_nb(c, j, t, named, trump, led, winner, wpos, p, hi, trick, h, void, played):
+    """``p`` (holding ``h``, shown ``void``) plays ``c`` as the ``j``-th card of trick ``t``:
+    an unnamed trump is the suit of the first card, a shown void is noted, the card leaves
+    the hand. Returns (trump, played, led, winner, wpos, hi, trick, hand, void); scalars
+    only, so that no array is handed on in the loop."""
     if t == 0 and j == 0 and not named:
         trump = c >> 4
     if j > 0 and (c >> 4) != led:
-        voids[p] |= 1 << led
-    tc[j] = c
-    hands[p] &= ~(np.int64(1) << c)
+        void |= 1 << led
     played |= np.int64(1) << c
     led, winner, wpos, hi, trick = trick_step_nb(c, j, p, led, winner, wpos, hi, trick, trump)
-    return trump, played, led, winner, wpos, hi, trick
+    return trump, played, led, winner, wpos, hi, trick, h & ~(np.int64(1) << c), void
 
 
 @njit(cache=True, inline="always")
@@ -551,14 +549,12 @@ def search_card_nb(pol, dkey, n, preset, p, h, legal, hands, deck, stock_pos, tr
 
 
 @njit(cache=True, inline="always")
-def plain_card_nb(pol, dkey, n, p, h, legal, j, t, led, winner, trump, contract, in_mis, leader,
-                  wpos, played):
-    """The card of a policy that does not search here: random, else the heuristic."""
+def plain_card_nb(pol, dkey, p, h, legal, j, n, t, led, winner, trump, mode, played):
+    """The card of a policy that does not search here: random, else the heuristic (aiming
+    for ``mode``, :func:`play_mode_nb`)."""
     if pol == POLICY_RANDOM:
         return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
-    return heuristic_card_nb(h, legal, j, n, led, winner, trump,
-                             play_mode_nb(contract, in_mis, p, j, n, leader, wpos),
-                             FULL32 & ~(h | played))
+    return heuristic_card_nb(h, legal, j, n, led, winner, trump, mode, FULL32 & ~(h | played))
 
 
 # ----------------------------------------------------------------------------- one deal
@@ -983,15 +979,15 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
                                    cpts, voids, worlds, open_mask, rest_at, auc, nauc, played_at,
                                    played_pos)
             else:
-                c = plain_card_nb(pol[p], dkey, n, p, h, legal, j, t, led, winner, trump,
-                                  contract, in_mis, leader, wpos, played)
+                c = plain_card_nb(pol[p], dkey, p, h, legal, j, n, t, led, winner, trump,
+                                  play_mode_nb(contract, in_mis, p, j, n, leader, wpos), played)
             played_at[c] = t
             played_pos[c] = p
             if record:
                 rec_cards[t, j] = c
-            trump, played, led, winner, wpos, hi, trick = lay_card_nb(
-                c, j, p, t, named, trump, led, winner, wpos, hi, trick, hands_now, tc, voids,
-                played)
+            tc[j] = c
+            trump, played, led, winner, wpos, hi, trick, hands_now[p], voids[p] = lay_card_nb(
+                c, j, t, named, trump, led, winner, wpos, p, hi, trick, h, voids[p], played)
         if record:
             rec_lead[t] = leader
             rec_win[t] = wpos

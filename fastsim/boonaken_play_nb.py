@@ -19,10 +19,9 @@ from ._jit import njit, prange
 
 from .bits import lowest_nb, popcount_nb
 from .boonaken_nb import (FULL32, best_meld_nb, end_trick_nb, heuristic_card_nb, lay_card_nb,
-                          legal_nb, mask_points_nb, plain_card_nb, play_mode_nb, roem_sum_nb,
-                          search_card_nb, searches_nb,
-                          resume_nb, lay_stock_nb, rollout_nb, trick_begin_nb, trick_state_nb,
-                          turn_nb, world_capacity_nb)
+                          lay_stock_nb, legal_nb, mask_points_nb, plain_card_nb, play_mode_nb,
+                          resume_nb, roem_sum_nb, rollout_nb, search_card_nb, searches_nb,
+                          trick_begin_nb, trick_state_nb, turn_nb, world_capacity_nb)
 from .boonaken_strong_nb import auction_hands_nb, auction_loglik_nb, candidates_nb
 from .boonaken_schema import (CONTRACT_MISERE, CONTRACT_POINTS, MAX_TRICKS, POLICY_HEURISTIC,
                               PRESET_LEIMUIDEN, PRESET_SEED, ROEM_GIVEN, ROEM_MELD,  # noqa: F401
@@ -115,8 +114,8 @@ def decide_card_nb(pol, seed, deal, n, preset, p, hand, sizes, trump, named, t, 
                               played, known, pinned, decl, contract, bid, my_roem, in_mis, won,
                               cpts, voids, worlds, open_mask, rest_at, auc, nauc, played_at,
                               played_pos)
-    return plain_card_nb(pol, dkey, n, p, hand, legal, tn, t, led, winner, trump, contract,
-                         in_mis, leader, (leader + wj) % n if wj >= 0 else -1, played)
+    mode = play_mode_nb(contract, in_mis, p, tn, n, leader, (leader + wj) % n if wj >= 0 else -1)
+    return plain_card_nb(pol, dkey, p, hand, legal, tn, n, t, led, winner, trump, mode, played)
 
 
 # ----------------------------------------------------------------------------- sampling
@@ -382,10 +381,11 @@ def rollout_policy_nb(pkey, pol, n, preset, hands, deck, stock_pos, trump, named
                                    decl, contract, bid, decl_roem, in_mis, won, cpts, voids,
                                    worlds, np.int64(0), 0, no_auc, 0, no_at, no_at)
             else:
-                c = plain_card_nb(pol, pkey, n, p, h, legal, j, t, led, winner, trump, contract,
-                                  in_mis, leader, wpos, played)
-            trump, played, led, winner, wpos, hi, trick = lay_card_nb(
-                c, j, p, t, named, trump, led, winner, wpos, hi, trick, hands, tc, voids, played)
+                c = plain_card_nb(pol, pkey, p, h, legal, j, n, t, led, winner, trump,
+                                  play_mode_nb(contract, in_mis, p, j, n, leader, wpos), played)
+            tc[j] = c
+            trump, played, led, winner, wpos, hi, trick, hands[p], voids[p] = lay_card_nb(
+                c, j, t, named, trump, led, winner, wpos, p, hi, trick, h, voids[p], played)
         stock_pos, leader = end_trick_nb(n, preset, hands, deck, stock_pos, leader, wpos, trick,
                                          trump, won, cpts)
         t += 1
