@@ -145,10 +145,15 @@ def _bonus_nb(card, trump, n):
     return 4 * (n - 1) if r == 12 else 0
 
 
-@njit(cache=True)
-def best_six_nb(holding, trump, n):
-    """The 6 cards of ``holding`` with the largest points + win bonus (ties: stronger, then
-    lower card code)."""
+# what _six_nb keeps (the key it ranks the cards by, ties: lower card code)
+SIX_BEST = 0     # the largest points + win bonus, ties: stronger
+SIX_LOW = 1      # the weakest plain cards
+SIX_HIGH = 2     # the strongest plain cards
+
+
+@njit(cache=True, inline="always")
+def _six_nb(holding, trump, n, mode):
+    """The 6 cards of ``holding`` with the largest key of ``mode`` (one of ``SIX_*``)."""
     keep = np.int64(0)
     for _ in range(min(6, popcount_nb(holding))):
         best = -1
@@ -157,32 +162,29 @@ def best_six_nb(holding, trump, n):
         while x:
             c = lowest_nb(x)
             x &= x - 1
-            k = ((points_nb(c, trump) + _bonus_nb(c, trump, n)) * 16 + strength_nb(c, trump)) * 64 + (63 - c)
+            if mode == SIX_BEST:
+                k = ((points_nb(c, trump) + _bonus_nb(c, trump, n)) * 16 + strength_nb(c, trump)) * 64 + (63 - c)
+            else:
+                st = PLAIN_STRENGTH[c & 15]
+                k = ((7 - st) if mode == SIX_LOW else st) * 64 + (63 - c)
             if k > best_k:
                 best_k = k
                 best = c
         keep |= np.int64(1) << best
     return keep
+
+
+@njit(cache=True)
+def best_six_nb(holding, trump, n):
+    """The 6 cards of ``holding`` with the largest points + win bonus (ties: stronger, then
+    lower card code)."""
+    return _six_nb(holding, trump, n, SIX_BEST)
 
 
 @njit(cache=True)
 def extreme_six_nb(holding, low):
     """The 6 weakest (``low``) or strongest plain cards (ties: lower card code)."""
-    keep = np.int64(0)
-    for _ in range(min(6, popcount_nb(holding))):
-        best = -1
-        best_k = -1
-        x = holding & ~keep
-        while x:
-            c = lowest_nb(x)
-            x &= x - 1
-            st = PLAIN_STRENGTH[c & 15]
-            k = ((7 - st) if low else st) * 64 + (63 - c)
-            if k > best_k:
-                best_k = k
-                best = c
-        keep |= np.int64(1) << best
-    return keep
+    return _six_nb(holding, -1, 0, SIX_LOW if low else SIX_HIGH)
 
 
 @njit(cache=True)
@@ -231,16 +233,15 @@ def wants_nb(hand):
                     ok = False
             if ok:
                 boon = True
+    # zwabber: with every card, every stronger plain rank (up to A) of its suit; enough to
+    # test each suit's lowest card
     zw = True
-    x = hand
-    while x:
-        c = lowest_nb(x)
-        x &= x - 1
-        s = c >> 4
-        r = c & 15
-        above = RANK_MASK & ~((2 << r) - 1) & (0x1FE0)   # stronger plain ranks (up to A)
-        if ((hand >> (16 * s)) & above) != above:
-            zw = False
+    for s in range(4):
+        ranks = (hand >> (16 * s)) & RANK_MASK
+        if ranks:
+            above = RANK_MASK & ~((2 << lowest_nb(ranks)) - 1) & (0x1FE0)
+            if (ranks & above) != above:
+                zw = False
     mis = True
     nines = 0
     x = hand
@@ -255,6 +256,41 @@ def wants_nb(hand):
     if nines > 1:
         mis = False
     return boon, zw, mis
+
+
+NO_WISH = -2      # wanted_call_nb: no boonaak, zwabber or misère to call
+
+
+@njit(cache=True, inline="always")
+def wanted_call_nb(wb, wz, wm, standing, can_join):
+    """The heuristic bidder's all-tricks / no-trick call at the standing level ``standing``
+    for the wishes of :func:`wants_nb` (``can_join``: a misère stands that it may join), or
+    ``NO_WISH``."""
+    call = NO_WISH
+    if wb and standing < BOONAAK:
+        call = BOONAAK
+    elif wz and standing < ZWABBER:
+        call = ZWABBER
+    elif wm and (standing < MISERE or can_join):
+        call = MISERE
+    return call
+
+
+@njit(cache=True, inline="always")
+def next_level_nb(standing):
+    """The next point level above ``standing`` (-1: none left)."""
+    lvl = standing + 1
+    while lvl <= 73 and (lvl == MISERE or lvl == ZWABBER):
+        lvl += 1
+    return lvl if standing < 73 and lvl <= 73 else -1
+
+
+@njit(cache=True, inline="always")
+def estimate_nb(hand, open_mask, n, preset):
+    """The heuristic bidder's estimate: (4·E) // 5, E the best value of six of ``hand`` and
+    the open table cards."""
+    t, e = best_trump_nb(hand | open_mask, n, preset)
+    return (e * 4) // 5
 
 
 # ----------------------------------------------------------------------------- rules
@@ -404,6 +440,123 @@ def heuristic_card_nb(hand, legal, j, n, led, winner, trump, mode, unseen):
     return _pick(legal, trump, 2)
 
 
+# ----------------------------------------------------------------------------- the trick loop
+# The pieces of a trick every Boonaken play loop is made of (the engine's play_contract_nb,
+# the heuristic rollout_nb, the play query's rollout_policy_nb and decide_card_nb): inlined
+# where they are called (numba IR), so one text serves them all at no cost in speed.
+
+@njit(cache=True, inline="always")
+def trick_step_nb(c, j, p, led, winner, wpos, hi, trick, trump):
+    """The trick's (led suit, winning card, winner, highest trump, card mask) after card
+    ``c``, the ``j``-th of the trick, played by ``p``."""
+    trick |= np.int64(1) << c
+    if j == 0:
+        led = c >> 4
+        winner = c
+        wpos = p
+    elif beats_nb(c, winner, led, trump):
+        winner = c
+        wpos = p
+    if trump >= 0 and (c >> 4) == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
+        hi = c
+    return led, winner, wpos, hi, trick
+
+
+@njit(cache=True, inline="always")
+def trick_state_nb(tc, tn, trump):
+    """(led, winner card, winner's index in the trick, highest trump, trick mask) of
+    ``tc[:tn]`` exactly as the play loops track them (-1s when empty)."""
+    led = -1
+    winner = -1
+    wj = -1
+    hi = -1
+    trick = np.int64(0)
+    for j in range(tn):
+        led, winner, wj, hi, trick = trick_step_nb(tc[j], j, j, led, winner, wj, hi, trick, trump)
+    return led, winner, wj, hi, trick
+
+
+@njit(cache=True, inline="always")
+def trick_begin_nb(tc, tn, t, t0, leader, n, trump):
+    """A trick of a loop resumed at trick ``t0`` with ``tc[:tn]`` on the table: (first
+    index to play, led, winner card, winner's position, highest trump, trick mask)."""
+    start = tn if t == t0 else 0
+    led, winner, wj, hi, trick = trick_state_nb(tc, start, trump)
+    return start, led, winner, (leader + wj) % n if wj >= 0 else -1, hi, trick
+
+
+@njit(cache=True, inline="always")
+def turn_nb(hands, leader, j, n, led, trump, hi, preset):
+    """Who plays the ``j``-th card of a trick led by ``leader``: (position, hand, legal
+    cards)."""
+    p = (leader + j) % n
+    h = hands[p]
+    return p, h, legal_nb(h, led, trump, hi, preset)
+
+
+@njit(cache=True, inline="always")
+def lay_card_nb(c, j, t, named, trump, led, winner, wpos, p, hi, trick, h, void, played):
+    """``p`` (holding ``h``, shown ``void``) plays ``c`` as the ``j``-th card of trick ``t``:
+    an unnamed trump is the suit of the first card, a shown void is noted, the card leaves
+    the hand. Returns (trump, played, led, winner, wpos, hi, trick, hand, void); scalars
+    only, so that no array is handed on in the loop."""
+    if t == 0 and j == 0 and not named:
+        trump = c >> 4
+    if j > 0 and (c >> 4) != led:
+        void |= 1 << led
+    played |= np.int64(1) << c
+    led, winner, wpos, hi, trick = trick_step_nb(c, j, p, led, winner, wpos, hi, trick, trump)
+    return trump, played, led, winner, wpos, hi, trick, h & ~(np.int64(1) << c), void
+
+
+@njit(cache=True, inline="always")
+def end_trick_nb(n, preset, hands, deck, stock_pos, leader, wpos, trick, trump, won, cpts):
+    """The trick goes to ``wpos``; in the seed preset, while the stock lasts, everyone draws
+    one card from ``deck[stock_pos:]`` in playing order. Returns (stock_pos, next leader)."""
+    won[wpos] += 1
+    cpts[wpos] += mask_points_nb(trick, trump)
+    if preset == PRESET_SEED and 32 - stock_pos >= n:
+        for j in range(n):
+            hands[(leader + j) % n] |= np.int64(1) << deck[stock_pos]
+            stock_pos += 1
+    return stock_pos, wpos
+
+
+@njit(cache=True, inline="always")
+def searches_nb(pol, legal, named, t, j):
+    """Does policy ``pol`` search (pimc, strong) for this card? Not with one legal card, nor
+    for the first card of a deal whose trump it names."""
+    return (pol == POLICY_PIMC or pol == POLICY_STRONG) and popcount_nb(legal) > 1 \
+        and (named or t > 0 or j > 0)
+
+
+@njit(cache=True)
+def search_card_nb(pol, dkey, n, preset, p, h, legal, hands, deck, stock_pos, trump, t, leader,
+                   tc, j, played, known, pinned, decl, contract, bid, my_roem, in_mis, won,
+                   cpts, voids, worlds, open_mask, rest_at, auc, nauc, played_at, played_pos):
+    """The card of a searching policy (:func:`searches_nb`): pimc, or strong over
+    ``STRONG_CARD_FACTOR × worlds`` worlds (its auction weighting reads the last six).
+    Not inlined: a call of more than 30 arguments cannot be (CPython passes them as
+    ``*args``), and next to a search the call costs nothing."""
+    if pol == POLICY_PIMC:
+        return pimc_card_nb(dkey, n, preset, p, h, legal, hands, deck, stock_pos, trump, t,
+                            leader, tc, j, played, known, pinned, decl, contract, bid, my_roem,
+                            in_mis, won, cpts, voids, worlds)
+    return strong.strong_card_nb(dkey, n, preset, p, h, legal, hands, deck, stock_pos, trump, t,
+                                 leader, tc, j, played, known, pinned, decl, contract, bid,
+                                 my_roem, in_mis, won, cpts, voids, STRONG_CARD_FACTOR * worlds,
+                                 open_mask, rest_at, auc, nauc, played_at, played_pos)
+
+
+@njit(cache=True, inline="always")
+def plain_card_nb(pol, dkey, p, h, legal, j, n, t, led, winner, trump, mode, played):
+    """The card of a policy that does not search here: random, else the heuristic (aiming
+    for ``mode``, :func:`play_mode_nb`)."""
+    if pol == POLICY_RANDOM:
+        return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
+    return heuristic_card_nb(h, legal, j, n, led, winner, trump, mode, FULL32 & ~(h | played))
+
+
 # ----------------------------------------------------------------------------- one deal
 
 # fields of the per-deal integer record ``info``
@@ -464,9 +617,7 @@ def play_deal_nb(dkey, n, preset, pol, worlds, deck, hands, info, mis, won, cpts
     # ---- auction
     passed = np.zeros(5, dtype=np.bool_)
     in_mis = np.zeros(5, dtype=np.bool_)
-    want_b = np.zeros(5, dtype=np.bool_)
-    want_z = np.zeros(5, dtype=np.bool_)
-    want_m = np.zeros(5, dtype=np.bool_)
+    wants = np.zeros((5, 3), dtype=np.bool_)      # wants_nb: boonaak, zwabber, misère
     est = np.zeros(5, dtype=np.int64)
     # the auction as the strong policy's world weighting reads it (only with strong seats)
     any_strong = False
@@ -476,12 +627,8 @@ def play_deal_nb(dkey, n, preset, pol, worlds, deck, hands, info, mis, won, cpts
     auc = np.empty((MAX_AUCTION if any_strong else 1, 2), dtype=np.int64)
     for p in range(n):
         if pol[p] != POLICY_RANDOM:
-            b, z, mm = wants_nb(hands[p])
-            want_b[p] = b
-            want_z[p] = z
-            want_m[p] = mm
-            t, e = best_trump_nb(hands[p] | open_mask, n, preset)
-            est[p] = (e * 4) // 5
+            wants[p, 0], wants[p, 1], wants[p, 2] = wants_nb(hands[p])
+            est[p] = estimate_nb(hands[p], open_mask, n, preset)
     standing = -1
     holder = -1
     n_mis = 0
@@ -517,18 +664,10 @@ def play_deal_nb(dkey, n, preset, pol, worlds, deck, hands, info, mis, won, cpts
                     else:
                         action = standing + 1 + i
         else:
-            if want_b[q] and standing < BOONAAK:
-                action = BOONAAK
-            elif want_z[q] and standing < ZWABBER:
-                action = ZWABBER
-            elif want_m[q] and (standing < MISERE or can_join):
-                action = MISERE
-            else:
-                lvl = standing + 1
-                while lvl <= 73 and (lvl == MISERE or lvl == ZWABBER):
-                    lvl += 1
-                if standing < 73 and lvl <= 73 and LADDER_VALUE[lvl] <= est[q]:
-                    action = lvl
+            action = wanted_call_nb(wants[q, 0], wants[q, 1], wants[q, 2], standing, can_join)
+            if action == NO_WISH:
+                lvl = next_level_nb(standing)
+                action = lvl if lvl >= 0 and LADDER_VALUE[lvl] <= est[q] else -1
         if record and k < MAX_AUCTION:
             rec_auction[k, 0] = q
             rec_auction[k, 1] = action
@@ -585,41 +724,18 @@ def rollout_nb(n, preset, hands, deck, stock_pos, trump, t0, leader, tc, tn, pla
     preset) from trick ``t0`` led by ``leader`` with ``tc[:tn]`` on the table."""
     t = t0
     while hands[leader] != 0 or (t == t0 and tn > 0):
-        led = -1
-        winner = -1
-        wpos = -1
-        hi = -1
-        trick = np.int64(0)
-        start = tn if t == t0 else 0
-        for j in range(n):
-            p = (leader + j) % n
-            if j < start:
-                c = tc[j]
-            else:
-                h = hands[p]
-                legal = legal_nb(h, led, trump, hi, preset)
-                c = heuristic_card_nb(h, legal, j, n, led, winner, trump,
-                                      play_mode_nb(contract, in_mis, p, j, n, leader, wpos),
-                                      FULL32 & ~(h | played))
-                hands[p] = h & ~(np.int64(1) << c)
-                played |= np.int64(1) << c
-            trick |= np.int64(1) << c
-            if j == 0:
-                led = c >> 4
-                winner = c
-                wpos = p
-            elif beats_nb(c, winner, led, trump):
-                winner = c
-                wpos = p
-            if trump >= 0 and (c >> 4) == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
-                hi = c
-        won[wpos] += 1
-        cpts[wpos] += mask_points_nb(trick, trump)
-        if preset == PRESET_SEED and 32 - stock_pos >= n:
-            for j in range(n):
-                hands[(leader + j) % n] |= np.int64(1) << deck[stock_pos]
-                stock_pos += 1
-        leader = wpos
+        start, led, winner, wpos, hi, trick = trick_begin_nb(tc, tn, t, t0, leader, n, trump)
+        for j in range(start, n):
+            p, h, legal = turn_nb(hands, leader, j, n, led, trump, hi, preset)
+            c = heuristic_card_nb(h, legal, j, n, led, winner, trump,
+                                  play_mode_nb(contract, in_mis, p, j, n, leader, wpos),
+                                  FULL32 & ~(h | played))
+            hands[p] = h & ~(np.int64(1) << c)
+            played |= np.int64(1) << c
+            led, winner, wpos, hi, trick = trick_step_nb(c, j, p, led, winner, wpos, hi, trick,
+                                                        trump)
+        stock_pos, leader = end_trick_nb(n, preset, hands, deck, stock_pos, leader, wpos, trick,
+                                         trump, won, cpts)
         t += 1
         if t >= MAX_TRICKS:
             break
@@ -646,6 +762,34 @@ def world_capacity_nb(n, preset, me, hands, stock_pos, pinned, decl, unseen):
     return cap
 
 
+@njit(cache=True, inline="always")
+def lay_stock_nb(wkey, salt, stock, deck2, stock_pos):
+    """A world's sampled ``stock`` into ``deck2[stock_pos:]``, in an order shuffled by key
+    ``wkey`` from counter ``salt``."""
+    k = stock_pos
+    y = stock
+    while y:
+        deck2[k] = lowest_nb(y)
+        y &= y - 1
+        k += 1
+    shuffle_nb(wkey, salt, deck2, stock_pos, 31, 32)
+
+
+@njit(cache=True, inline="always")
+def resume_nb(n, me, hand, c, world, tc, tn, won, cpts, h2, w2, p2, tc2):
+    """Where a rollout of ``me`` playing ``c`` starts: the world's hands (``me``'s own
+    ``hand`` less ``c``) into ``h2``, the tricks and points so far into ``w2``/``p2``, the
+    trick ``tc[:tn]`` with ``c`` added into ``tc2``."""
+    for q in range(n):
+        h2[q] = world[q]
+        w2[q] = won[q]
+        p2[q] = cpts[q]
+    h2[me] = hand & ~(np.int64(1) << c)
+    for j in range(tn):
+        tc2[j] = tc[j]
+    tc2[tn] = c
+
+
 @njit(cache=True)
 def world_scores_nb(wkey, world, n, preset, me, hand, cards, n_legal, deck2, stock_pos, trump, t,
                     leader, tc, tn, played, decl, contract, bid, my_roem, in_mis, won, cpts,
@@ -657,24 +801,10 @@ def world_scores_nb(wkey, world, n, preset, me, hand, cards, n_legal, deck2, sto
     w2 = np.zeros(5, dtype=np.int64)
     p2 = np.zeros(5, dtype=np.int64)
     tc2 = np.empty(5, dtype=np.int64)
-    # the sampled stock, in a random order
-    k = stock_pos
-    y = world[n]
-    while y:
-        deck2[k] = lowest_nb(y)
-        y &= y - 1
-        k += 1
-    shuffle_nb(wkey, 1000, deck2, stock_pos, 31, 32)
+    lay_stock_nb(wkey, 1000, world[n], deck2, stock_pos)
     for kk in range(n_legal):
         c = cards[kk]
-        for q in range(n):
-            h2[q] = world[q]
-            w2[q] = won[q]
-            p2[q] = cpts[q]
-        h2[me] = hand & ~(np.int64(1) << c)
-        for j in range(tn):
-            tc2[j] = tc[j]
-        tc2[tn] = c
+        resume_nb(n, me, hand, c, world, tc, tn, won, cpts, h2, w2, p2, tc2)
         rollout_nb(n, preset, h2, deck2, stock_pos, trump, t, leader, tc2, tn + 1,
                    played | (np.int64(1) << c), contract, in_mis, w2, p2)
         tricks_all = 0
@@ -836,71 +966,37 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
     my_roem = 0
     if contract == CONTRACT_POINTS and trump >= 0:
         my_roem = best_meld_nb(keep, trump, lm) if preset == PRESET_SEED else roem_sum_nb(keep, trump, lm)
+    bid = LADDER_VALUE[standing]
     while hands_now[leader] != 0 and t < MAX_TRICKS:
-        led = -1
-        winner = -1
-        wpos = -1
-        hi = -1
-        trick = np.int64(0)
+        led, winner, wpos, hi, trick = trick_state_nb(tc, 0, trump)     # an empty trick
         for j in range(n):
-            p = (leader + j) % n
-            h = hands_now[p]
-            legal = legal_nb(h, led, trump, hi, preset)
-            if pol[p] == POLICY_RANDOM:
-                c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
-            elif pol[p] == POLICY_PIMC and popcount_nb(legal) > 1 and trump >= -1 and (named or t > 0 or j > 0):
+            p, h, legal = turn_nb(hands_now, leader, j, n, led, trump, hi, preset)
+            if searches_nb(pol[p], legal, named, t, j):
                 known = untaken | (info[I_DISCARDED] if p == decl else np.int64(0))
-                c = pimc_card_nb(dkey, n, preset, p, h, legal, hands_now, deck, stock_pos, trump,
-                                 t, leader, tc, j, played, known, pinned & ~played, decl,
-                                 contract, LADDER_VALUE[standing], my_roem, in_mis, won, cpts,
-                                 voids, worlds)
-            elif pol[p] == POLICY_STRONG and popcount_nb(legal) > 1 and trump >= -1 and (named or t > 0 or j > 0):
-                known = untaken | (info[I_DISCARDED] if p == decl else np.int64(0))
-                c = strong.strong_card_nb(dkey, n, preset, p, h, legal, hands_now, deck,
-                                          stock_pos, trump, t, leader, tc, j, played, known,
-                                          pinned & ~played, decl, contract,
-                                          LADDER_VALUE[standing], my_roem, in_mis, won, cpts,
-                                          voids, STRONG_CARD_FACTOR * worlds, open_mask,
-                                          rest_at, auc, nauc, played_at, played_pos)
+                c = search_card_nb(pol[p], dkey, n, preset, p, h, legal, hands_now, deck,
+                                   stock_pos, trump, t, leader, tc, j, played, known,
+                                   pinned & ~played, decl, contract, bid, my_roem, in_mis, won,
+                                   cpts, voids, worlds, open_mask, rest_at, auc, nauc, played_at,
+                                   played_pos)
             else:
-                c = heuristic_card_nb(h, legal, j, n, led, winner, trump,
-                                      play_mode_nb(contract, in_mis, p, j, n, leader, wpos),
-                                      FULL32 & ~(h | played))
-            if t == 0 and j == 0 and not named:
-                trump = c >> 4
-            if j > 0 and (c >> 4) != led:
-                voids[p] |= 1 << led
-            tc[j] = c
+                c = plain_card_nb(pol[p], dkey, p, h, legal, j, n, t, led, winner, trump,
+                                  play_mode_nb(contract, in_mis, p, j, n, leader, wpos), played)
             played_at[c] = t
             played_pos[c] = p
-            bit = np.int64(1) << c
-            hands_now[p] = h & ~bit
-            played |= bit
-            trick |= bit
-            if j == 0:
-                led = c >> 4
-                winner = c
-                wpos = p
-            elif beats_nb(c, winner, led, trump):
-                winner = c
-                wpos = p
-            if trump >= 0 and (c >> 4) == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
-                hi = c
             if record:
                 rec_cards[t, j] = c
-        won[wpos] += 1
-        cpts[wpos] += mask_points_nb(trick, trump)
+            tc[j] = c
+            trump, played, led, winner, wpos, hi, trick, hands_now[p], voids[p] = lay_card_nb(
+                c, j, t, named, trump, led, winner, wpos, p, hi, trick, h, voids[p], played)
         if record:
             rec_lead[t] = leader
             rec_win[t] = wpos
-        if preset == PRESET_SEED and 32 - stock_pos >= n:
-            for j in range(n):
-                p = (leader + j) % n
-                hands_now[p] |= np.int64(1) << deck[stock_pos]
-                if record:
-                    rec_draw[t, j] = deck[stock_pos]
-                stock_pos += 1
-        leader = wpos
+        drawn_at = stock_pos
+        stock_pos, leader = end_trick_nb(n, preset, hands_now, deck, stock_pos, leader, wpos,
+                                         trick, trump, won, cpts)
+        if record:
+            for j in range(stock_pos - drawn_at):
+                rec_draw[t, j] = deck[drawn_at + j]
         t += 1
     info[I_NTRICKS] = t
     info[I_TRUMP] = trump
@@ -929,6 +1025,15 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
 
 # ----------------------------------------------------------------------------- runs
 
+@njit(cache=True, inline="always")
+def deal_buffers_nb():
+    """A chunk's scratch for play_deal_nb: (deck, hands, info, mis, won, cpts, result, pol)."""
+    return (np.empty(32, dtype=np.int64), np.zeros(5, dtype=np.int64),
+            np.zeros(N_INFO, dtype=np.int64), np.zeros(5, dtype=np.int64),
+            np.zeros(5, dtype=np.int64), np.zeros(5, dtype=np.int64),
+            np.zeros(5, dtype=np.int64), np.zeros(5, dtype=np.int64))
+
+
 @njit(cache=True, parallel=True)
 def run_deals_nb(seed, n, preset, dealer, seat_pol, worlds, start, count, chunk,
                  o_info, o_hands, o_mis, o_won, o_cpts, o_result,
@@ -937,14 +1042,7 @@ def run_deals_nb(seed, n, preset, dealer, seat_pol, worlds, start, count, chunk,
     rkey = run_key_nb(seed)
     n_chunks = (count + chunk - 1) // chunk
     for ci in prange(n_chunks):
-        deck = np.empty(32, dtype=np.int64)
-        hands = np.zeros(5, dtype=np.int64)
-        info = np.zeros(N_INFO, dtype=np.int64)
-        mis = np.zeros(5, dtype=np.int64)
-        won = np.zeros(5, dtype=np.int64)
-        cpts = np.zeros(5, dtype=np.int64)
-        res = np.zeros(5, dtype=np.int64)
-        pol = np.zeros(5, dtype=np.int64)
+        deck, hands, info, mis, won, cpts, res, pol = deal_buffers_nb()
         for p in range(n):
             pol[p] = seat_pol[(dealer + 1 + p) % n]
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
@@ -976,14 +1074,7 @@ def run_matches_nb(seed, n0, preset, first_dealer, seat_pol, worlds, start, coun
     rkey = run_key_nb(seed)
     n_chunks = (count + chunk - 1) // chunk
     for ci in prange(n_chunks):
-        deck = np.empty(32, dtype=np.int64)
-        hands = np.zeros(5, dtype=np.int64)
-        info = np.zeros(N_INFO, dtype=np.int64)
-        mis = np.zeros(5, dtype=np.int64)
-        won = np.zeros(5, dtype=np.int64)
-        cpts = np.zeros(5, dtype=np.int64)
-        res = np.zeros(5, dtype=np.int64)
-        pol = np.zeros(5, dtype=np.int64)
+        deck, hands, info, mis, won, cpts, res, pol = deal_buffers_nb()
         seats = np.zeros(5, dtype=np.int64)
         plus = np.zeros(5, dtype=np.int64)
         walk = np.zeros(5, dtype=np.int64)
@@ -1076,16 +1167,10 @@ def bid_query_nb(seed, n, preset, my_hand, open_cards, unseen, others_pol, world
     n_chunks = (count + chunk - 1) // chunk
     for ci in prange(n_chunks):
         pool = np.empty(U, dtype=np.int64)
-        deck = np.empty(32, dtype=np.int64)
-        hands = np.zeros(5, dtype=np.int64)
+        deck, hands, info, mis, won, cpts, res, pol = deal_buffers_nb()
         dealt = np.zeros(5, dtype=np.int64)
-        info = np.zeros(N_INFO, dtype=np.int64)
-        mis = np.zeros(5, dtype=np.int64)
         in_mis = np.zeros(5, dtype=np.bool_)
-        won = np.zeros(5, dtype=np.int64)
-        cpts = np.zeros(5, dtype=np.int64)
-        res = np.zeros(5, dtype=np.int64)
-        pol = np.full(5, others_pol, dtype=np.int64)
+        pol[:] = others_pol
         pol[0] = 1 - POLICY_RANDOM
         d2 = np.zeros((1, 5), dtype=np.int64)
         d1 = np.zeros(1, dtype=np.int64)

@@ -18,47 +18,21 @@ import numpy as np
 from ._jit import njit, prange
 
 from .bits import lowest_nb, popcount_nb
-from .boonaken_nb import (FULL32, beats_nb, best_meld_nb, heuristic_card_nb, legal_nb,
-                          mask_points_nb, pimc_card_nb, play_mode_nb, roem_sum_nb, rollout_nb,
-                          strength_nb, world_capacity_nb)
-from .boonaken_strong_nb import (auction_hands_nb, auction_loglik_nb, candidates_nb,
-                                 strong_card_nb)
-from .boonaken_schema import (CONTRACT_MISERE, CONTRACT_POINTS, CTR_PLAY, MAX_TRICKS,
-                              POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM, POLICY_STRONG,
+from .boonaken_nb import (FULL32, best_meld_nb, end_trick_nb, heuristic_card_nb, lay_card_nb,
+                          lay_stock_nb, legal_nb, mask_points_nb, plain_card_nb, play_mode_nb,
+                          resume_nb, roem_sum_nb, rollout_nb, search_card_nb, searches_nb,
+                          trick_begin_nb, trick_state_nb, turn_nb, world_capacity_nb)
+from .boonaken_strong_nb import auction_hands_nb, auction_loglik_nb, candidates_nb
+from .boonaken_schema import (CONTRACT_MISERE, CONTRACT_POINTS, MAX_TRICKS, POLICY_HEURISTIC,
                               PRESET_LEIMUIDEN, PRESET_SEED, ROEM_GIVEN, ROEM_MELD,  # noqa: F401
-                              ROEM_SUM, STRONG_CARD_FACTOR)
-from .play_nb import random_card_nb
-from .rng import KEY_STRONG_PLAY, deal_key_nb, run_key_nb, shuffle_nb
+                              ROEM_SUM)
+from .rng import KEY_STRONG_PLAY, deal_key_nb, run_key_nb
 from .sample_nb import hidden_deal_forbid_nb
 
 WORLD_SALT = 7_000_000
 AUCTION_SALT = 7_000_001   # deal_key(world key, this): the random past of a world's auction hands
 STOCK_SALT = 5000
 FILLER = np.int64(0x001F001F001F001F)     # bits outside the 32-card deck (hand-size fillers)
-
-
-@njit(cache=True, inline="always")
-def trick_state_nb(tc, tn, trump):
-    """(led, winner card, winner's index in the trick, highest trump, trick mask) of
-    ``tc[:tn]`` exactly as the engine's play loop tracks them (-1s when empty)."""
-    led = -1
-    winner = -1
-    wj = -1
-    hi = -1
-    trick = np.int64(0)
-    for j in range(tn):
-        c = tc[j]
-        trick |= np.int64(1) << c
-        if j == 0:
-            led = c >> 4
-            winner = c
-            wj = 0
-        elif beats_nb(c, winner, led, trump):
-            winner = c
-            wj = j
-        if trump >= 0 and (c >> 4) == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
-            hi = c
-    return led, winner, wj, hi, trick
 
 
 @njit(cache=True)
@@ -133,23 +107,15 @@ def decide_card_nb(pol, seed, deal, n, preset, p, hand, sizes, trump, named, t, 
     dkey = deal_key_nb(run_key_nb(seed), deal)
     led, winner, wj, hi, trick = trick_state_nb(tc, tn, trump)
     legal = legal_nb(hand, led, trump, hi, preset)
-    if pol == POLICY_RANDOM:
-        return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
-    if (pol == POLICY_PIMC or pol == POLICY_STRONG) and popcount_nb(legal) > 1 \
-            and (named or t > 0 or tn > 0):
-        hands = sim_hands_nb(n, p, hand, sizes, pinned, decl)
-        deck = np.zeros(32, dtype=np.int64)
-        if pol == POLICY_STRONG:
-            return strong_card_nb(dkey, n, preset, p, hand, legal, hands, deck, stock_pos,
-                                  trump, t, leader, tc, tn, played, known, pinned, decl,
-                                  contract, bid, my_roem, in_mis, won, cpts, voids,
-                                  STRONG_CARD_FACTOR * worlds, open_mask, rest_at, auc, nauc,
-                                  played_at, played_pos)
-        return pimc_card_nb(dkey, n, preset, p, hand, legal, hands, deck, stock_pos, trump, t,
-                            leader, tc, tn, played, known, pinned, decl, contract, bid, my_roem,
-                            in_mis, won, cpts, voids, worlds)
+    if searches_nb(pol, legal, named, t, tn):
+        return search_card_nb(pol, dkey, n, preset, p, hand, legal,
+                              sim_hands_nb(n, p, hand, sizes, pinned, decl),
+                              np.zeros(32, dtype=np.int64), stock_pos, trump, t, leader, tc, tn,
+                              played, known, pinned, decl, contract, bid, my_roem, in_mis, won,
+                              cpts, voids, worlds, open_mask, rest_at, auc, nauc, played_at,
+                              played_pos)
     mode = play_mode_nb(contract, in_mis, p, tn, n, leader, (leader + wj) % n if wj >= 0 else -1)
-    return heuristic_card_nb(hand, legal, tn, n, led, winner, trump, mode, FULL32 & ~(hand | played))
+    return plain_card_nb(pol, dkey, p, hand, legal, tn, n, t, led, winner, trump, mode, played)
 
 
 # ----------------------------------------------------------------------------- sampling
@@ -337,12 +303,10 @@ def sample_worlds_nb(seed, n, me, hand, unseen, cap, forbid, pinned, decl, open_
         world = np.zeros(n + 1, dtype=np.int64)
         ah = np.zeros(5, dtype=np.int64)
         wkey = deal_key_nb(rkey, start + i)
-        lw = world_nb(wkey, n, me, hand, unseen, cap, forbid, pinned, decl, open_rest, table_k,
-                      played_at, played_pos, vq, vt, vf, nv, draws, world)
-        if lw != -np.inf and nauc > 0:
-            lw += auction_world_nb(wkey, n, preset, me, world, open_mask, stock_pos, rest_at,
-                                   played_at, played_by, auc, nauc, tau, eps, ah)
-        out_logw[i] = lw
+        out_logw[i] = weighted_world_nb(wkey, n, preset, me, hand, unseen, cap, forbid, pinned,
+                                        decl, open_rest, table_k, played_at, played_pos, vq,
+                                        vt, vf, nv, draws, world, open_mask, stock_pos,
+                                        rest_at, played_by, auc, nauc, tau, eps, ah)
         for q in range(n + 1):
             out_world[i, q] = world[q]
         for q in range(5):
@@ -407,56 +371,23 @@ def rollout_policy_nb(pkey, pol, n, preset, hands, deck, stock_pos, trump, named
     no_at = np.full(64, -1, dtype=np.int64)
     t = t0
     while hands[leader] != 0 or (t == t0 and tn > 0):
-        start = tn if t == t0 else 0
-        led, winner, wj, hi, trick = trick_state_nb(tc, start, trump)
-        wpos = (leader + wj) % n if wj >= 0 else -1
+        start, led, winner, wpos, hi, trick = trick_begin_nb(tc, tn, t, t0, leader, n, trump)
         for j in range(start, n):
-            p = (leader + j) % n
-            h = hands[p]
-            legal = legal_nb(h, led, trump, hi, preset)
-            if pol == POLICY_RANDOM:
-                c = random_card_nb(pkey, CTR_PLAY + 8 * t + p, legal)
-            elif pol == POLICY_PIMC and popcount_nb(legal) > 1 and (named or t > 0 or j > 0):
+            p, h, legal = turn_nb(hands, leader, j, n, led, trump, hi, preset)
+            if searches_nb(pol, legal, named, t, j):
                 known = known_pub | (decl_known if p == decl else np.int64(0))
-                c = pimc_card_nb(pkey, n, preset, p, h, legal, hands, deck, stock_pos, trump, t,
-                                 leader, tc, j, played, known, pinned & ~played, decl, contract,
-                                 bid, decl_roem, in_mis, won, cpts, voids, worlds)
-            elif pol == POLICY_STRONG and popcount_nb(legal) > 1 and (named or t > 0 or j > 0):
-                known = known_pub | (decl_known if p == decl else np.int64(0))
-                c = strong_card_nb(pkey, n, preset, p, h, legal, hands, deck, stock_pos, trump,
-                                   t, leader, tc, j, played, known, pinned & ~played, decl,
-                                   contract, bid, decl_roem, in_mis, won, cpts, voids,
-                                   STRONG_CARD_FACTOR * worlds, np.int64(0), 0, no_auc, 0,
-                                   no_at, no_at)
+                c = search_card_nb(pol, pkey, n, preset, p, h, legal, hands, deck, stock_pos,
+                                   trump, t, leader, tc, j, played, known, pinned & ~played,
+                                   decl, contract, bid, decl_roem, in_mis, won, cpts, voids,
+                                   worlds, np.int64(0), 0, no_auc, 0, no_at, no_at)
             else:
-                c = heuristic_card_nb(h, legal, j, n, led, winner, trump,
-                                      play_mode_nb(contract, in_mis, p, j, n, leader, wpos),
-                                      FULL32 & ~(h | played))
-            if t == 0 and j == 0 and not named:
-                trump = c >> 4
-            if j > 0 and (c >> 4) != led:
-                voids[p] |= 1 << led
+                c = plain_card_nb(pol, pkey, p, h, legal, j, n, t, led, winner, trump,
+                                  play_mode_nb(contract, in_mis, p, j, n, leader, wpos), played)
             tc[j] = c
-            bit = np.int64(1) << c
-            hands[p] = h & ~bit
-            played |= bit
-            trick |= bit
-            if j == 0:
-                led = c >> 4
-                winner = c
-                wpos = p
-            elif beats_nb(c, winner, led, trump):
-                winner = c
-                wpos = p
-            if trump >= 0 and (c >> 4) == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
-                hi = c
-        won[wpos] += 1
-        cpts[wpos] += mask_points_nb(trick, trump)
-        if preset == PRESET_SEED and 32 - stock_pos >= n:
-            for j in range(n):
-                hands[(leader + j) % n] |= np.int64(1) << deck[stock_pos]
-                stock_pos += 1
-        leader = wpos
+            trump, played, led, winner, wpos, hi, trick, hands[p], voids[p] = lay_card_nb(
+                c, j, t, named, trump, led, winner, wpos, p, hi, trick, h, voids[p], played)
+        stock_pos, leader = end_trick_nb(n, preset, hands, deck, stock_pos, leader, wpos, trick,
+                                         trump, won, cpts)
         t += 1
         if t >= MAX_TRICKS:
             break
@@ -466,25 +397,49 @@ def rollout_policy_nb(pkey, pol, n, preset, hands, deck, stock_pos, trump, named
 @njit(cache=True, inline="always")
 def _setup_world_nb(wkey, n, me, hand, c, world, played_by, tc, tn, won, cpts, voids, h2, w2,
                     p2, v2, tc2, deck2, stock_pos, starts):
+    resume_nb(n, me, hand, c, world, tc, tn, won, cpts, h2, w2, p2, tc2)
     for q in range(n):
-        h2[q] = world[q]
-        w2[q] = won[q]
-        p2[q] = cpts[q]
         v2[q] = voids[q]
         starts[q] = world[q] | played_by[q]
-    h2[me] = hand & ~(np.int64(1) << c)
-    for j in range(tn):
-        tc2[j] = tc[j]
-    tc2[tn] = c
     if tn > 0 and (c >> 4) != (tc[0] >> 4):
         v2[me] |= 1 << (tc[0] >> 4)
-    k = stock_pos
-    y = world[n]
-    while y:
-        deck2[k] = lowest_nb(y)
-        y &= y - 1
-        k += 1
-    shuffle_nb(wkey, STOCK_SALT, deck2, stock_pos, 31, 32)
+    lay_stock_nb(wkey, STOCK_SALT, world[n], deck2, stock_pos)
+
+
+@njit(cache=True, inline="always")
+def _query_buffers_nb(n):
+    """A chunk's scratch of the play query: (world, h2, w2, p2, v2, starts, tc2, deck2, ah)."""
+    return (np.zeros(n + 1, dtype=np.int64), np.zeros(5, dtype=np.int64),
+            np.zeros(5, dtype=np.int64), np.zeros(5, dtype=np.int64),
+            np.zeros(5, dtype=np.int64), np.zeros(5, dtype=np.int64),
+            np.zeros(5, dtype=np.int64), np.zeros(32, dtype=np.int64),
+            np.zeros(5, dtype=np.int64))
+
+
+@njit(cache=True, inline="always")
+def weighted_world_nb(wkey, n, preset, me, hand, unseen, cap, forbid, pinned, decl, open_rest,
+                      table_k, played_at, played_pos, vq, vt, vf, nv, draws, world, open_mask,
+                      stock_pos, rest_at, played_by, auc, nauc, tau, eps, ah):
+    """World ``wkey`` (:func:`world_nb`, into ``world``) and its log weight, the auction's
+    included (:func:`auction_world_nb`, auction hands into ``ah``; ``-inf``: rejected)."""
+    logw = world_nb(wkey, n, me, hand, unseen, cap, forbid, pinned, decl, open_rest, table_k,
+                    played_at, played_pos, vq, vt, vf, nv, draws, world)
+    if logw != -np.inf and nauc > 0:
+        logw += auction_world_nb(wkey, n, preset, me, world, open_mask, stock_pos, rest_at,
+                                 played_at, played_by, auc, nauc, tau, eps, ah)
+    return logw
+
+
+@njit(cache=True, inline="always")
+def _score_nb(i, k, roem_mode, roem_given, n, preset, me, tr, decl, starts, contract, bid,
+              in_mis, w2, p2, out_made, out_pts, out_val):
+    """Row ``i``, card ``k`` of the play query's outputs from a finished rollout."""
+    roem = deal_roem_nb(roem_mode, roem_given, n, preset, tr, decl, starts) \
+        if contract == CONTRACT_POINTS else 0
+    made, pts, val = outcome_nb(n, me, decl, contract, bid, roem, in_mis, w2, p2)
+    out_made[i, k] = made
+    out_pts[i, k] = pts
+    out_val[i, k] = val
 
 
 @njit(cache=True, parallel=True)
@@ -504,22 +459,13 @@ def play_query_nb(seed, n, preset, me, hand, cards, trump, named, t, leader, tc,
     K = cards.shape[0]
     n_chunks = (count + chunk - 1) // chunk
     for ci in prange(n_chunks):
-        world = np.zeros(n + 1, dtype=np.int64)
-        h2 = np.zeros(5, dtype=np.int64)
-        w2 = np.zeros(5, dtype=np.int64)
-        p2 = np.zeros(5, dtype=np.int64)
-        v2 = np.zeros(5, dtype=np.int64)
-        starts = np.zeros(5, dtype=np.int64)
-        tc2 = np.zeros(5, dtype=np.int64)
-        deck2 = np.zeros(32, dtype=np.int64)
-        ah = np.zeros(5, dtype=np.int64)
+        world, h2, w2, p2, v2, starts, tc2, deck2, ah = _query_buffers_nb(n)
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             wkey = deal_key_nb(rkey, start + i)
-            logw = world_nb(wkey, n, me, hand, unseen, cap, forbid, pinned, decl, open_rest,
-                            table_k, played_at, played_pos, vq, vt, vf, nv, draws, world)
-            if logw != -np.inf and nauc > 0:
-                logw += auction_world_nb(wkey, n, preset, me, world, open_mask, stock_pos,
-                                         rest_at, played_at, played_by, auc, nauc, tau, eps, ah)
+            logw = weighted_world_nb(wkey, n, preset, me, hand, unseen, cap, forbid, pinned,
+                                     decl, open_rest, table_k, played_at, played_pos, vq, vt,
+                                     vf, nv, draws, world, open_mask, stock_pos, rest_at,
+                                     played_by, auc, nauc, tau, eps, ah)
             out_logw[i] = logw
             if logw == -np.inf:
                 continue
@@ -530,12 +476,8 @@ def play_query_nb(seed, n, preset, me, hand, cards, trump, named, t, leader, tc,
                 tr = trump if named or t > 0 or tn > 0 else c >> 4
                 rollout_nb(n, preset, h2, deck2, stock_pos, tr, t, leader, tc2, tn + 1,
                            played | (np.int64(1) << c), contract, in_mis, w2, p2)
-                roem = deal_roem_nb(roem_mode, roem_given, n, preset, tr, decl, starts) \
-                    if contract == CONTRACT_POINTS else 0
-                made, pts, val = outcome_nb(n, me, decl, contract, bid, roem, in_mis, w2, p2)
-                out_made[i, k] = made
-                out_pts[i, k] = pts
-                out_val[i, k] = val
+                _score_nb(i, k, roem_mode, roem_given, n, preset, me, tr, decl, starts, contract,
+                          bid, in_mis, w2, p2, out_made, out_pts, out_val)
 
 
 @njit(cache=True, parallel=True)
@@ -554,22 +496,13 @@ def play_query_policy_nb(seed, n, preset, me, hand, cards, trump, named, t, lead
     lm = 1 if preset == PRESET_LEIMUIDEN else 0
     n_chunks = (count + chunk - 1) // chunk
     for ci in prange(n_chunks):
-        world = np.zeros(n + 1, dtype=np.int64)
-        h2 = np.zeros(5, dtype=np.int64)
-        w2 = np.zeros(5, dtype=np.int64)
-        p2 = np.zeros(5, dtype=np.int64)
-        v2 = np.zeros(5, dtype=np.int64)
-        starts = np.zeros(5, dtype=np.int64)
-        tc2 = np.zeros(5, dtype=np.int64)
-        deck2 = np.zeros(32, dtype=np.int64)
-        ah = np.zeros(5, dtype=np.int64)
+        world, h2, w2, p2, v2, starts, tc2, deck2, ah = _query_buffers_nb(n)
         for i in range(ci * chunk, min((ci + 1) * chunk, count)):
             wkey = deal_key_nb(rkey, start + i)
-            logw = world_nb(wkey, n, me, hand, unseen, cap, forbid, pinned, decl, open_rest,
-                            table_k, played_at, played_pos, vq, vt, vf, nv, draws, world)
-            if logw != -np.inf and nauc > 0:
-                logw += auction_world_nb(wkey, n, preset, me, world, open_mask, stock_pos,
-                                         rest_at, played_at, played_by, auc, nauc, tau, eps, ah)
+            logw = weighted_world_nb(wkey, n, preset, me, hand, unseen, cap, forbid, pinned,
+                                     decl, open_rest, table_k, played_at, played_pos, vq, vt,
+                                     vf, nv, draws, world, open_mask, stock_pos, rest_at,
+                                     played_by, auc, nauc, tau, eps, ah)
             out_logw[i] = logw
             if logw == -np.inf:
                 continue
@@ -601,9 +534,5 @@ def play_query_policy_nb(seed, n, preset, me, hand, cards, trump, named, t, lead
                                       named or t > 0 or tn > 0, t, leader, tc2, tn + 1, pl,
                                       known_pub, dk, pin, decl, contract, bid, dr, in_mis, w2,
                                       p2, v2, worlds)
-                roem = deal_roem_nb(roem_mode, roem_given, n, preset, tr, decl, starts) \
-                    if contract == CONTRACT_POINTS else 0
-                made, pts, val = outcome_nb(n, me, decl, contract, bid, roem, in_mis, w2, p2)
-                out_made[i, k] = made
-                out_pts[i, k] = pts
-                out_val[i, k] = val
+                _score_nb(i, k, roem_mode, roem_given, n, preset, me, tr, decl, starts, contract,
+                          bid, in_mis, w2, p2, out_made, out_pts, out_val)

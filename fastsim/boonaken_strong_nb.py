@@ -27,10 +27,10 @@ import numpy as np
 from ._jit import njit
 
 from .bits import lowest_nb, suit_mask_nb
-from .boonaken_nb import (FULL32, best_trump_nb, wants_nb, world_capacity_nb,
-                          world_scores_nb)
-from .boonaken_schema import (AUCTION_EPS, AUCTION_TAU, BOONAAK, LADDER_VALUE, MISERE,  # noqa: F401
-                              PRESET_SEED, ZWABBER)
+from .boonaken_nb import (FULL32, NO_WISH, estimate_nb, next_level_nb, wanted_call_nb,
+                          wants_nb, world_capacity_nb, world_scores_nb)
+from .boonaken_schema import (AUCTION_EPS, AUCTION_TAU, LADDER_VALUE, MISERE,  # noqa: F401
+                              PRESET_SEED)
 from .pimc_nb import best_index_nb, distinct_cards_nb, draw_world_nb, list_cards_nb, resample_nb
 from .rng import KEY_STRONG_PLAY, below_nb, deal_key_nb
 
@@ -75,26 +75,18 @@ def action_prob_nb(wb, wz, wm, est, standing, can_join, action, tau, eps):
     boonaak / zwabber / misère is taken with p = 1 (every other action p = 0); otherwise
     the next point level with p = σ((est − value + ½)/tau) and a pass with 1 − that
     (no point level left: a pass with p = 1); every other action p = 0."""
-    star = -2
-    if wb and standing < BOONAAK:
-        star = BOONAAK
-    elif wz and standing < ZWABBER:
-        star = ZWABBER
-    elif wm and (standing < MISERE or can_join):
-        star = MISERE
+    star = wanted_call_nb(wb, wz, wm, standing, can_join)
     p = 0.0
-    if star != -2:
+    if star != NO_WISH:
         p = 1.0 if action == star else 0.0
     else:
-        lvl = standing + 1
-        while lvl <= 73 and (lvl == MISERE or lvl == ZWABBER):
-            lvl += 1
+        lvl = next_level_nb(standing)
         pb = 0.0
-        if standing < 73 and lvl <= 73:
+        if lvl >= 0:
             pb = 1.0 / (1.0 + np.exp(-(est - LADDER_VALUE[lvl] + 0.5) / tau))
         if action == -1:
             p = 1.0 - pb
-        elif action == lvl and standing < 73 and lvl <= 73:
+        elif lvl >= 0 and action == lvl:
             p = pb
     return eps + (1.0 - 2.0 * eps) * p
 
@@ -111,8 +103,7 @@ def auction_loglik_nb(n, preset, me, ahands, open_mask, auc, nauc, tau, eps):
     wants = np.zeros((5, 3), dtype=np.bool_)
     for q in range(n):
         if q != me:
-            t, e = best_trump_nb(ahands[q] | open_mask, n, preset)
-            est[q] = (e * 4) // 5
+            est[q] = estimate_nb(ahands[q], open_mask, n, preset)
             wants[q, 0], wants[q, 1], wants[q, 2] = wants_nb(ahands[q])
     in_mis = np.zeros(5, dtype=np.bool_)
     standing = -1
