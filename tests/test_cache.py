@@ -202,7 +202,7 @@ def test_compile_note_prints_one_line_and_counts_the_time(tmp_path):
 
 def test_compile_note_says_when_nothing_is_cached(monkeypatch):
     from analyzer import compile_note
-    from fastsim import _cache
+    from fastsim import _cache, _jit  # noqa: F401  (installed first: the note reads its mode)
     monkeypatch.setitem(_cache._state, "mode", "memory")
     msg = compile_note._message()
     assert "\n" not in msg and "NUMBA_CACHE_DIR" in msg and "this run only" in msg
