@@ -12,7 +12,7 @@ import numpy as np
 from ._jit import njit, prange
 
 from .bits import popcount_nb, lowest_nb, suit_mask_nb, RANK_MASK
-from .play_nb import random_card_nb
+from .play_nb import branch_nb, random_card_nb
 from .trick import table_value_nb, beats_ranked_nb
 from .rng import run_key_nb, deal_key_nb, below_nb, shuffle_nb
 from .pimc_nb import decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
@@ -779,15 +779,11 @@ def lay_stock_nb(wkey, salt, stock, deck2, stock_pos):
 def resume_nb(n, me, hand, c, world, tc, tn, won, cpts, h2, w2, p2, tc2):
     """Where a rollout of ``me`` playing ``c`` starts: the world's hands (``me``'s own
     ``hand`` less ``c``) into ``h2``, the tricks and points so far into ``w2``/``p2``, the
-    trick ``tc[:tn]`` with ``c`` added into ``tc2``."""
+    trick ``tc[:tn]`` with ``c`` added into ``tc2`` (:func:`fastsim.play_nb.branch_nb`, with
+    the points as a second count)."""
+    branch_nb(n, world, me, hand, c, won, tc, tn, h2, w2, tc2)
     for q in range(n):
-        h2[q] = world[q]
-        w2[q] = won[q]
         p2[q] = cpts[q]
-    h2[me] = hand & ~(np.int64(1) << c)
-    for j in range(tn):
-        tc2[j] = tc[j]
-    tc2[tn] = c
 
 
 @njit(cache=True)
