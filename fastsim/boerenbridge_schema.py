@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .common import RulesError, parse_seat_policies as _parse_seat_policies, variant_options
+from .common import (RulesError, kernel_flags, parse_seat_policies as _parse_seat_policies,
+                     variant_options)
 
 GAME = "boerenbridge"
 DECK = 52
@@ -86,6 +87,13 @@ GAME_COLUMNS = {
 }
 
 
+# the variant settings as the kernels take them: one tuple ``rv`` (Rules.flags, in this
+# order), read as rv[F_SCORING] etc. (fastsim/common.py kernel_flags); the schedule and its
+# no-trump deals are arrays of their own, two_player is the player count
+FLAGS = ("scoring_id", "bauer_bonus", "dealer_rule", "blind_one_card")
+F_SCORING, F_BAUER, F_DEALER_RULE, F_BLIND = range(len(FLAGS))
+
+
 @dataclass(frozen=True)
 class Rules:
     """A fully validated Boerenbridge set-up (players, schedule and variants)."""
@@ -103,6 +111,14 @@ class Rules:
     @property
     def deck_limit(self):
         return 26 if self.two_player else DECK
+
+    @property
+    def scoring_id(self):
+        return SCORING[self.scoring]
+
+    @property
+    def flags(self):
+        return kernel_flags(self, FLAGS)
 
     @property
     def max_hand(self):

@@ -4,7 +4,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .common import RulesError, parse_seat_policies as _parse_seat_policies, variant_options
+from .common import (RulesError, kernel_flags, parse_seat_policies as _parse_seat_policies,
+                     variant_options)
 
 GAME = "klaverjassen"
 PLAYERS = 4
@@ -76,6 +77,12 @@ DEAL_COLUMNS = {
 GAME_COLUMNS = {"totals": (np.int32, 2), "n_deals": (np.int8, None), "winners": (np.bool_, 2)}
 
 
+# the variant settings as the kernels take them: one tuple ``rv`` (Rules.flags, in this
+# order), read as rv[F_AMSTERDAM] etc. (fastsim/common.py kernel_flags)
+FLAGS = ("amsterdam", "undertrump_forced", "all_100")
+F_AMSTERDAM, F_UNDERTRUMP_FORCED, F_ALL_100 = range(len(FLAGS))
+
+
 @dataclass(frozen=True)
 class Rules:
     amsterdam: bool = False
@@ -83,6 +90,10 @@ class Rules:
     all_100: bool = False
     first_dealer: int = 0
     variants: dict = field(default_factory=dict)
+
+    @property
+    def flags(self):
+        return kernel_flags(self, FLAGS)
 
 
 VARIANTS = ("amsterdam", "undertrump", "four_of_a_kind")
