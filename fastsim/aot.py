@@ -32,6 +32,7 @@ import importlib.util
 import os
 import sys
 
+from . import boerenbridge_schema, bonken_schema, klaverjassen_schema
 from ._cache import _MARKER, _prune, parent_folders, source_fingerprint, usable_folder
 
 ENV = "TROEF_AOT"
@@ -42,6 +43,15 @@ _A = "i8[::1]"
 _B1 = "i1[::1]"
 _B2 = "i1[:, ::1]"
 _H2 = "i2[:, ::1]"
+
+
+def _rv(schema):
+    """The type of a game's variant tuple ``rv`` (its schema's ``Rules.flags``)."""
+    return f"UniTuple(i8, {len(schema.FLAGS)})"
+
+
+_RV_BB, _RV_KJ, _RV_BO = (_rv(s) for s in (boerenbridge_schema, klaverjassen_schema,
+                                          bonken_schema))
 # name -> (JIT module, {function: signature}): the functions each play query calls from
 # Python on its default path, with the types the Python layer passes
 # (analyzer/<game>_play.py); the query's other kernels (other policies, Domino) stay numba's.
