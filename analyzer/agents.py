@@ -381,7 +381,7 @@ class BoerenbridgeBidState(_DecisionBeforePlay):
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=None, _hand=None):
         """The bid the built-in ``policy`` makes here, exactly as the simulator."""
         from fastsim import boerenbridge_nb as nb
-        from fastsim.boerenbridge_schema import MAX_SEATS, PIMC_WORLDS, SCORING
+        from fastsim.boerenbridge_schema import MAX_SEATS, PIMC_WORLDS
         from fastsim.boerenbridge_schema import POLICIES
         if policy not in POLICIES:
             raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
@@ -395,8 +395,7 @@ class BoerenbridgeBidState(_DecisionBeforePlay):
         return int(nb.policy_bid_nb(BUILTIN[policy], _dkey(seed, deal), self.n, self.h, p,
                                     np.int64(hand), np.int64(self.turned),
                                     np.int64(self.trump), bids, np.int64(sum(self.bids)),
-                                    np.int64(f), SCORING[r.scoring], bool(r.bauer_bonus),
-                                    bool(r.dealer_rule), self.is_blind,
+                                    np.int64(f), r.flags, self.is_blind,
                                     np.int64(PIMC_WORLDS if worlds is None else worlds)))
 
     def __repr__(self):
@@ -733,7 +732,7 @@ class BonkenContractState(_DecisionBeforePlay):
             from fastsim import bonken_strong_nb as snb
             return int(snb.strong_choose_decide_nb(
                 check_seed(seed), np.int64(deal), np.int64(self.hand),
-                np.int64(self.available_mask), self.rules.hearts_after_broken,
+                np.int64(self.available_mask), self.rules.flags,
                 np.int64(PIMC_WORLDS if worlds is None else worlds)))
         return int(nb.choose_contract_nb(_dkey(seed, deal), np.int64(self.hand),
                                          np.int64(self.available_mask),

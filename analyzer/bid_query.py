@@ -10,7 +10,7 @@ import numpy as np
 
 
 from fastsim import boerenbridge as engine
-from fastsim.boerenbridge_schema import PIMC_WORLDS, POLICIES, SCORING, RulesError, build_rules
+from fastsim.boerenbridge_schema import PIMC_WORLDS, POLICIES, RulesError, build_rules
 from fastsim.cards import CardError, card_str, mask_of, parse_card, parse_cards, suit_str
 from .evidence import (NA, check_bid_model, bid_slope, describe_model, draw_consistent, gate_ci,
                        sample_line, warnings, weight_stats)
@@ -82,12 +82,11 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=Non
     model = check_bid_model(bid_model)
     condition = given is not None and position > 0 and pol != POLICIES["random"]
     lam = bid_slope(model, policy) if condition else 0.0
-    blind = bool(rules.blind_one_card)
 
     def weigh(start, count):
         if condition:
-            return engine.bid_weights(seed_u, n, h, position, unseen, given_arr, trump, blind,
-                                      np.float64(lam), np.int64(start), int(count), threads)
+            return engine.bid_weights(seed_u, n, h, position, unseen, given_arr, trump,
+                                      rules.flags, np.float64(lam), np.int64(start), int(count), threads)
         return np.zeros(count, dtype=np.float64), np.zeros(count, dtype=np.float64)
 
     budget = samples * MAX_DRAW_FACTOR if condition else samples
@@ -103,8 +102,7 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=Non
     # slicing changes nothing)
     sliced(m, "deal", lambda z: engine.bid_query(
         seed_u, n, h, position, np.int64(mask_of(codes)), turned, trump, unseen, given_arr,
-        pol, SCORING[rules.scoring], rules.bauer_bonus, rules.dealer_rule,
-        rules.blind_one_card, np.int64(check_worlds(worlds)), deals[z], np.int64(CHUNK),
+        pol, rules.flags, np.int64(check_worlds(worlds)), deals[z], np.int64(CHUNK),
         tr[z], sc[z], threads), desc="deals played")
     tricks = tr.astype(np.int64)
     scores = sc.astype(np.float64)

@@ -17,8 +17,8 @@ everyone (common random numbers) and reports P(making my bid) and the expected s
 import numpy as np
 
 from fastsim.aot import kernels
-from fastsim.boerenbridge_schema import (MAX_SEATS, PIMC_WORLDS, POLICIES, SCORING,
-                                         POLICY_RANDOM, RulesError, build_rules)
+from fastsim.boerenbridge_schema import (MAX_SEATS, PIMC_WORLDS, POLICIES, POLICY_RANDOM,
+                                         RulesError, build_rules)
 from fastsim.cards import CardError, FULL52, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.common import check_seed
 from .progress import sliced
@@ -224,8 +224,8 @@ class BoerenbridgeInfoState(TrickInfoState):
         c = pq.decide_card_nb(POLICIES[policy], check_seed(seed), np.int64(deal), self.n, self.h, p, a["hand"],
                               np.int64(self._legal_mask()), self.turned, self.trump,
                               a["played"], a["bids"], a["won"], self.t, self.leader, a["tc"],
-                              a["tn"], a["voids"].copy(), a["played_by"], SCORING[r.scoring],
-                              r.bauer_bonus, r.dealer_rule, self.is_blind, np.int64(worlds))
+                              a["tn"], a["voids"].copy(), a["played_by"], r.flags,
+                              self.is_blind, np.int64(worlds))
         return int(c)
 
     # ------------------------------------------------------------------ text
@@ -302,8 +302,8 @@ class BoerenbridgeDeal(Deal):
             raise RulesError("the deal is not over yet")
         r = self.rules
         from fastsim import boerenbridge_nb as nb
-        return [int(nb.deal_score_nb(s.bids[p], s.won[p], SCORING[r.scoring],
-                                     r.bauer_bonus and p == s.n - 1, s.forbidden, s.is_blind))
+        return [int(nb.deal_score_nb(s.bids[p], s.won[p], r.flags, p == s.n - 1, s.forbidden,
+                                     s.is_blind))
                 for p in range(s.n)]
 
 
@@ -336,11 +336,6 @@ def _condition(policy, condition_bids):
     return POLICIES[policy] != POLICY_RANDOM if condition_bids is None else bool(condition_bids)
 
 
-def _scalars(state):
-    r = state.rules
-    return (SCORING[r.scoring], bool(r.bauer_bonus), bool(r.dealer_rule), state.is_blind)
-
-
 def sample_worlds(state, count, seed=0, condition_bids=None, policy="heuristic", start=0,
                   bid_model=None):
     """The hidden hands the play query samples (worlds ``start .. start+count`` of
@@ -356,14 +351,13 @@ def sample_worlds(state, count, seed=0, condition_bids=None, policy="heuristic",
 
 def _sample(state, count, seed, condition, lam, start, k=pq):
     a = state.kernel_args()
-    _, _, dealer_rule, blind = _scalars(state)
     out_w = np.zeros((count, state.n), dtype=np.int64)
     out_l = np.zeros(count, dtype=np.float64)
     out_u = np.zeros(count, dtype=np.float64)
     k.sample_worlds_nb(check_seed(seed), state.n, state.h, state.position, a["hand"],
                         a["played"], state.t, state.leader, a["tn"], a["voids"], a["played_by"],
-                        state.trump, a["bids"], condition, np.float64(lam), dealer_rule,
-                        blind, np.int64(start), np.int64(count), out_w, out_l, out_u)
+                        state.trump, a["bids"], condition, np.float64(lam),
+                        state.rules.flags, state.is_blind, np.int64(start), np.int64(count), out_w, out_l, out_u)
     return out_w, out_l, out_u
 
 
@@ -379,7 +373,6 @@ def _draw(state, a, cards, samples, condition, lam, pol, worlds, seed_u, k=pq):
     budget is spent), thin them (analyzer/evidence.py) and play the kept ones; returns
     (weights, my tricks, my scores, worlds drawn, worlds of positive weight)."""
     n, h, me = state.n, state.h, state.position
-    scoring, bauer, dealer_rule, blind = _scalars(state)
     K = len(cards)
 
     def weigh(start, count):
@@ -398,7 +391,7 @@ def _draw(state, a, cards, samples, condition, lam, pol, worlds, seed_u, k=pq):
     sliced(m, "world", lambda z: kernel(
         seed_u, n, h, me, a["hand"], cards, state.turned, state.trump, a["played"],
         a["bids"], a["won"], state.t, state.leader, a["tc"], a["tn"], a["voids"],
-        a["played_by"], condition, np.float64(lam), pol, scoring, bauer, dealer_rule, blind,
+        a["played_by"], condition, np.float64(lam), pol, state.rules.flags, state.is_blind,
         np.int64(worlds), deals[z], np.int64(CHUNK), lw[z], tr[z], sc[z]),
         desc="worlds played")
     return (w, tr.astype(np.int64), sc.astype(np.float64), len(logw),
@@ -429,7 +422,6 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=No
         players, hand, trump_card, position, bids, history, notation, variants, hand_size))
     n, h, me = state.n, state.h, state.position
     rules = state.rules
-    scoring, bauer, dealer_rule, blind = _scalars(state)
     K = len(cards)
     k = query_kernels(pq, threads, K * samples, policy)
     a = state.kernel_args()

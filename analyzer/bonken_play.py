@@ -285,13 +285,13 @@ class BonkenInfoState(TrickInfoState):
             from fastsim import bonken_strong_nb as snb
             return int(snb.strong_decide_nb(
                 check_seed(seed), np.int64(deal), self.contract, p, a["hand"],
-                np.int64(self._legal_mask()), self.rules.hearts_after_broken, self.t,
+                np.int64(self._legal_mask()), self.rules.flags, self.t,
                 self.leader, a["tc"], a["tn"], a["played"], a["broken"], a["taken"],
                 a["scores"], a["voids"].copy(), np.int64(worlds), np.int64(self.chosen_from),
                 np.int64(self.played_by[1])))
         return int(pq.decide_card_nb(POLICIES[policy], check_seed(seed), np.int64(deal),
                                      self.contract, p, a["hand"], np.int64(self._legal_mask()),
-                                     self.rules.hearts_after_broken, self.t, self.leader,
+                                     self.rules.flags, self.t, self.leader,
                                      a["tc"], a["tn"], a["played"], a["broken"], a["taken"],
                                      a["scores"], a["voids"].copy(), np.int64(worlds)))
 
@@ -388,7 +388,7 @@ def play_query(contract, hand, position, history="", samples=None,
         def run(z):
             from fastsim import bonken_strong_nb as snb
             snb.play_query_strong_nb(seed_u, state.contract, state.position, a["hand"], cards,
-                                     state.rules.hearts_after_broken, state.t, state.leader,
+                                     state.rules.flags, state.t, state.leader,
                                      a["tc"], a["tn"], a["played"], a["broken"], a["taken"],
                                      a["scores"], a["voids"], a["svoids"], np.int64(worlds),
                                      np.int64(state.chosen_from), np.int64(state.played_by[1]),
@@ -399,7 +399,7 @@ def play_query(contract, hand, position, history="", samples=None,
 
         def run(z):
             kernel(seed_u, state.contract, state.position, a["hand"], cards,
-                   state.rules.hearts_after_broken, state.t, state.leader, a["tc"], a["tn"],
+                   state.rules.flags, state.t, state.leader, a["tc"], a["tn"],
                    a["played"], a["broken"], a["taken"], a["scores"], a["voids"],
                    a["svoids"], POLICIES[policy], np.int64(worlds), np.int64(z.start),
                    np.int64(z.stop - z.start), np.int64(CHUNK), lw[z], sc[z],

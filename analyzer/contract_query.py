@@ -44,7 +44,7 @@ def contract_query(hand, available=None, samples=None, policy="heuristic",
     ids_a = np.asarray(ids, dtype=np.int64)
     # in slices, for the progress bar (every sample is dealt from its own key)
     sliced(samples, "deal", lambda z: nb.contract_query_nb(
-        seed_u, np.int64(mask_of(codes)), unseen, ids_a, pol, rules.hearts_after_broken, worlds,
+        seed_u, np.int64(mask_of(codes)), unseen, ids_a, pol, rules.flags, worlds,
         np.int64(z.start), np.int64(z.stop - z.start), np.int64(CHUNK), out[z]),
         desc="deals played")
     scores = out.astype(np.float64)

@@ -43,7 +43,7 @@ import time
 import numpy as np
 
 from fastsim import boerenbridge_nb as nb
-from fastsim.boerenbridge_schema import (EXACT_BASE, MAX_SEATS, PIMC_WORLDS, POLICIES, SCORING,
+from fastsim.boerenbridge_schema import (EXACT_BASE, MAX_SEATS, PIMC_WORLDS, POLICIES,
                                          RulesError)
 from fastsim.cards import codes_of, mask_of
 from fastsim.pimc_nb import REST, deal_hidden_nb
@@ -192,12 +192,11 @@ def _troef_bid(policy, rules, v, seat, seed, deal, worlds):
     turned = from_os(v.turned)
     trump = np.int64(turned >> 4)
     bid_sum = sum(v.bids[:p])
-    f = nb.forbidden_bid_nb(h, bid_sum, rules.dealer_rule) if p == n - 1 else -1
+    f = nb.forbidden_bid_nb(h, bid_sum, rules.flags) if p == n - 1 else -1
     bids = np.full(MAX_SEATS, -1, dtype=np.int64)
     bids[:p] = v.bids[:p]
     return int(nb.policy_bid_nb(POLICIES[policy], _dkey(seed, deal), n, h, p, hand, turned,
-                                trump, bids, bid_sum, f, SCORING[rules.scoring],
-                                rules.bauer_bonus, rules.dealer_rule, False, np.int64(worlds)))
+                                trump, bids, bid_sum, f, rules.flags, False, np.int64(worlds)))
 
 
 _BOT_CLASS = []

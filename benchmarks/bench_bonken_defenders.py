@@ -35,10 +35,12 @@ from numba import njit, prange
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fastsim import bonken_nb as nb  # noqa: E402
-from fastsim.bonken_schema import DOMINO, N_NEGATIVE, POLICY_HEURISTIC, ROUNDS  # noqa: E402
+from fastsim.bonken_schema import DOMINO, N_NEGATIVE, POLICY_HEURISTIC, ROUNDS, build_rules  # noqa: E402
 from fastsim.bits import high_card_nb, popcount_nb, suit_mask_nb  # noqa: E402
 from fastsim.play_nb import FULL52, above_nb  # noqa: E402
 from fastsim.rng import deal_key_nb, run_key_nb  # noqa: E402
+
+RV = build_rules().flags     # the kernels' variant tuple: the standard rules
 
 
 # the variants (0 = today's heuristic); see VARIANTS below
@@ -87,7 +89,7 @@ def card_nb(variant, contract, hand, legal, j, led, winner, trump, danger, playe
 
 @njit(cache=True, inline="always")
 def variant_hook_nb(ctx, contract, p, hand, legal, j, led, winner, win_pos, trump, danger,
-                    after_broken, t, leader, tc, played, broken, taken, scores, voids,
+                    rv, t, leader, tc, played, broken, taken, scores, voids,
                     chooser_played, variant_of):
     """The engine's trick loop's card hook (fastsim.bonken_nb.play_on_nb): each position's
     variant of the heuristic (``variant_of``, by position; the game totals by position come
@@ -101,7 +103,7 @@ def play_round_nb(contract, hands, variant_of, game, scores, tc):
     """One trick round through the engine's own trick loop (``tc``: a scratch of 4)."""
     for p in range(4):
         scores[p] = 0
-    nb.play_on_nb(variant_hook_nb, 0, contract, hands, variant_of, False, 0, 0, tc, 0,
+    nb.play_on_nb(variant_hook_nb, 0, contract, hands, variant_of, RV, 0, 0, tc, 0,
                   np.int64(0), False, np.int64(0), np.int64(0), scores, game, False)
 
 

@@ -17,8 +17,10 @@ import numpy as np
 from fastsim import bonken as bk
 from fastsim import bonken_nb as nb
 from fastsim import bonken_strong_nb as snb
-from fastsim.bonken_schema import NO_HEARTS, PIMC_WORLDS, POLICY_STRONG
+from fastsim.bonken_schema import NO_HEARTS, PIMC_WORLDS, POLICY_STRONG, build_rules
 from fastsim.rng import deal_key_nb, run_key_nb
+
+RV = build_rules().flags     # the kernels' variant tuple: the standard rules
 
 
 def hands_of(rng):
@@ -41,18 +43,18 @@ def main():
         h = np.int64(hands[0])
         legal = np.int64(h & ~(0x1FFF << 16)) or h
         if pol_strong:
-            return snb.strong_decide_nb(np.uint64(1), np.int64(i), NO_HEARTS, 0, h, legal, False,
+            return snb.strong_decide_nb(np.uint64(1), np.int64(i), NO_HEARTS, 0, h, legal, RV,
                                         0, 0, z4, 0, np.int64(0), False, np.int64(0), z4, z4.copy(),
                                         np.int64(a.worlds), np.int64(0x7F), np.int64(0))
-        return nb.pimc_card_nb(np.uint64(deal_key_nb(rk, np.int64(i))), NO_HEARTS, 0, h, legal, False, 0, 0,
+        return nb.pimc_card_nb(np.uint64(deal_key_nb(rk, np.int64(i))), NO_HEARTS, 0, h, legal, RV, 0, 0,
                                z4, 0, np.int64(0), False, np.int64(0), z4, z4.copy(),
                                np.int64(snb.PLAY_WORLDS * a.worlds))
 
     cases = {
         "contract choice, 7 negative open": lambda hands, i: snb.strong_choose_decide_nb(
-            np.uint64(1), np.int64(i), np.int64(hands[1]), np.int64(0x7F), False, np.int64(a.worlds)),
+            np.uint64(1), np.int64(i), np.int64(hands[1]), np.int64(0x7F), RV, np.int64(a.worlds)),
         "contract choice, 5 trump options": lambda hands, i: snb.strong_choose_decide_nb(
-            np.uint64(1), np.int64(i), np.int64(hands[1]), np.int64(0xF80), False, np.int64(a.worlds)),
+            np.uint64(1), np.int64(i), np.int64(hands[1]), np.int64(0xF80), RV, np.int64(a.worlds)),
         "strong opening lead (No Hearts)": lambda hands, i: lead(True, hands, i),
         "pimc opening lead, as many worlds": lambda hands, i: lead(False, hands, i),
     }

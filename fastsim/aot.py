@@ -59,12 +59,13 @@ _RV_BB, _RV_KJ, _RV_BO = (_rv(s) for s in (boerenbridge_schema, klaverjassen_sch
 # (fastsim/boerenbridge.py; ``none``: no search policy) and the summary's sums.
 MODULES = {
     "boerenbridge": ("fastsim.boerenbridge_nb", {
-        "games_chunk_nb": f"void(u8, i8, i8, {_A}, b1[::1], i8, {_B1}, i8, b1, b1, b1, i8, i8, i8, i8, "
+        "games_chunk_nb": f"void(u8, i8, i8, {_A}, b1[::1], i8, {_B1}, {_RV_BB}, i8, i8, i8, i8, "
                           f"{_A}, {_A}, i2[::1], {_B1}, {_B1}, {_B1}, {_B1}, {_B1}, i8[:, ::1], {_B2}, "
                           f"{_B2}, {_H2}, i4[:, ::1], {_H2}, {_H2}, b1[:, ::1], b1, i1[:, :, ::1], "
                           f"{_B2}, {_B2}, none)",
-        "bid_weights_nb": f"void(u8, i8, i8, i8, i8, i8, {_A}, {_A}, i8, b1, f8, i8, f8[::1], f8[::1])",
-        "bid_query_nb": f"void(u8, i8, i8, i8, i8, i8, i8, i8, {_A}, {_A}, i8, i8, b1, b1, b1, i8, {_A}, "
+        "bid_weights_nb": f"void(u8, i8, i8, i8, i8, i8, {_A}, {_A}, i8, {_RV_BB}, f8, i8, f8[::1], "
+                          "f8[::1])",
+        "bid_query_nb": f"void(u8, i8, i8, i8, i8, i8, i8, i8, {_A}, {_A}, i8, {_RV_BB}, i8, {_A}, "
                         f"i8, {_B2}, {_H2}, none)",
     }),
     "features": ("fastsim.features_nb", {
@@ -73,9 +74,9 @@ MODULES = {
     }),
     "boerenbridge_play": ("fastsim.boerenbridge_play_nb", {
         "sample_worlds_nb": f"void(u8, {', '.join([_I] * 8)}, {_A}, {_A}, i8, {_A}, b1, f8, "
-                            "b1, b1, i8, i8, i8[:, ::1], f8[::1], f8[::1])",
+                            f"{_RV_BB}, b1, i8, i8, i8[:, ::1], f8[::1], f8[::1])",
         "play_query_nb": f"void(u8, i8, i8, i8, i8, {_A}, i8, i8, i8, {_A}, {_A}, i8, i8, {_A}, "
-                         f"i8, {_A}, {_A}, b1, f8, i8, i8, b1, b1, b1, i8, {_A}, i8, f8[::1], "
+                         f"i8, {_A}, {_A}, b1, f8, i8, {_RV_BB}, b1, i8, {_A}, i8, f8[::1], "
                          "i1[:, ::1], i2[:, ::1])",
         "decide_heuristic_nb": f"i8(i8, i8, i8, i8, i8, {_A}, {_A}, i8, {_A}, i8)",
     }),
@@ -89,7 +90,8 @@ MODULES = {
         "roem_nb": "i8(i8, i8, b1)",
     }),
     "bonken_play": ("fastsim.bonken_play_nb", {
-        "play_query_nb": f"void(u8, i8, i8, i8, {_A}, b1, i8, i8, {_A}, i8, i8, b1, i8, {_A}, {_A}, "
+        "play_query_nb": f"void(u8, i8, i8, i8, {_A}, {_RV_BO}, i8, i8, {_A}, i8, i8, b1, i8, {_A}, "
+                         f"{_A}, "
                          f"{_A}, i8, i8, i8, i8, i8, f8[::1], i2[:, ::1], i8, i8)",
         "decide_heuristic_nb": f"i8(i8, i8, i8, i8, {_A}, i8, i8)",
     }),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .aot import kernels
-from .boerenbridge_schema import (DEAL_COLUMNS, GAME_COLUMNS, PIMC_WORLDS, SCORING, Rules,
+from .boerenbridge_schema import (DEAL_COLUMNS, GAME_COLUMNS, PIMC_WORLDS, Rules,
                                   RulesError, build_rules, parse_seat_policies)
 from .common import (POLICY_HEURISTIC, SimResult, auto_chunk, check_run, check_seed, run_chunks,
                      run_key, set_threads)
@@ -71,8 +71,7 @@ def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=None,
         k = nb.pick(threads, search is None and rows * hmax <= AOT_MAX_CARDS)
         args = (n, np.asarray(rules.schedule, dtype=np.int64),
                 np.asarray(rules.notrump, dtype=np.bool_), rules.first_dealer, policies,
-                SCORING[rules.scoring], rules.bauer_bonus, rules.dealer_rule,
-                rules.blind_one_card, np.int64(worlds), np.int64(game_start),
+                rules.flags, np.int64(worlds), np.int64(game_start),
                 np.int64(n_games), np.int64(chunk),
                 deals["deal"], deals["game"], deals["deal_no"], deals["hand_size"],
                 deals["dealer"], deals["trump_card"], deals["trump"], deals["forbidden"],
@@ -90,7 +89,7 @@ def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=None,
 BID_WEIGHT_SLICE = 4096        # deals per parallel slice of bid_weights (results never depend on it)
 
 
-def bid_weights(seed_u, n, h, my_pos, unseen, given, trump, blind, lam, start, count,
+def bid_weights(seed_u, n, h, my_pos, unseen, given, trump, rv, lam, start, count,
                 threads=None):
     """(log weights, thinning uniforms) of deals ``start .. start+count``: see
     :func:`fastsim.boerenbridge_nb.bid_weights_nb`."""
@@ -100,22 +99,21 @@ def bid_weights(seed_u, n, h, my_pos, unseen, given, trump, blind, lam, start, c
     k = BID_WEIGHT_SLICE
     kn = nb.pick(threads, count * h <= AOT_MAX_CARDS)
     run_chunks(-(-count // k), lambda ci: kn.bid_weights_nb(
-        rkey, ci * k, min(ci * k + k, count), n, h, my_pos, unseen, given, trump, blind,
+        rkey, ci * k, min(ci * k + k, count), n, h, my_pos, unseen, given, trump, rv,
         lam, start, lw, u), kn.bid_weights_nb)
     return lw, u
 
 
-def bid_query(seed_u, n, h, my_pos, my_hand, turned, trump, unseen, given, others_pol, scoring,
-              bauer, dealer_rule, blind, worlds, deals, chunk, out_tricks, out_scores,
-              threads=None):
+def bid_query(seed_u, n, h, my_pos, my_hand, turned, trump, unseen, given, others_pol, rv,
+              worlds, deals, chunk, out_tricks, out_scores, threads=None):
     """Play the bid query's sampled deals: see :func:`fastsim.boerenbridge_nb.bid_query_nb`
     (each deal once for every bid of the player asking)."""
     rkey = run_key(seed_u)
     search = None if others_pol == POLICY_HEURISTIC else True
     kn = nb.pick(threads, search is None and len(deals) * (h + 1) * h <= AOT_MAX_CARDS)
     run_chunks(-(-len(deals) // chunk), lambda ci: kn.bid_query_nb(
-        rkey, ci, n, h, my_pos, my_hand, turned, trump, unseen, given, others_pol, scoring,
-        bauer, dealer_rule, blind, worlds, deals, chunk, out_tricks, out_scores, search),
+        rkey, ci, n, h, my_pos, my_hand, turned, trump, unseen, given, others_pol, rv,
+        worlds, deals, chunk, out_tricks, out_scores, search),
         kn.bid_query_nb)
 
 __all__ = ["Result", "simulate", "bid_weights", "bid_query", "build_rules", "parse_seat_policies", "set_threads",

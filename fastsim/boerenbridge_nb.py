@@ -27,6 +27,7 @@ from .boerenbridge_schema import (
     POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC, POLICY_STRONG, STRONG_BID_FACTOR,
     STRONG_CANDIDATES, STRONG_SLOPE, STRONG_CARD_FACTOR, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK,
     BAUER_BONUS, BLIND_MULTIPLIER, LEADER_BONUS, EARLIER_BIDS_SHIFT, MAX_SEATS,
+    F_SCORING, F_BAUER, F_DEALER_RULE, F_BLIND,
 )
 
 
@@ -45,9 +46,9 @@ def deal_hands_nb(dkey, n, h, deck, hands):
 # ----------------------------------------------------------------------------- bidding
 
 @njit(cache=True, inline="always")
-def forbidden_bid_nb(h, bid_sum_others, dealer_rule):
-    """The bid the dealer may not make, or -1."""
-    if not dealer_rule:
+def forbidden_bid_nb(h, bid_sum_others, rv):
+    """The bid the dealer may not make, or -1 (``rv``: the variant tuple, Rules.flags)."""
+    if not rv[F_DEALER_RULE]:
         return -1
     f = h - bid_sum_others
     if 0 <= f <= h:
@@ -91,7 +92,7 @@ def heuristic_bid_inline_nb(hand, trump, n, h, pos, bid_sum, forbidden, blind):
 
 
 @njit(cache=True, inline="always")
-def bid_round_nb(bid_fn, ctx, n, h, hands, trump, bids, won, dealer_rule, is_blind):
+def bid_round_nb(bid_fn, ctx, n, h, hands, trump, bids, won, rv, is_blind):
     """The bidding, written once (the engine and its heuristic-only twin): from left of the
     dealer, ``bids[p] >= 0`` fixed on entry, else ``bid_fn(ctx, n, h, p, hand, trump, bids,
     bid_sum, f, is_blind)`` (``f``: the forbidden bid or -1); ``won`` is zeroed. Returns the
@@ -101,7 +102,7 @@ def bid_round_nb(bid_fn, ctx, n, h, hands, trump, bids, won, dealer_rule, is_bli
     for p in range(n):
         f = -1
         if p == n - 1:
-            forbidden = forbidden_bid_nb(h, bid_sum, dealer_rule)
+            forbidden = forbidden_bid_nb(h, bid_sum, rv)
             f = forbidden
         b = bids[p]
         if b < 0:
@@ -202,15 +203,14 @@ def engine_card_hook_nb(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, p
                         won, voids, pl_by):
     """Card hook of the engine: policy ``pol[p]`` for position ``p``; with ``record`` the
     cards, the leaders and (at the next trick's lead) the winners are written down."""
-    (pol, dkey, h, turned, scoring, bauer, dealer_rule, is_blind, worlds, rec_cards, rec_lead,
-     rec_win, record) = ctx
+    pol, dkey, h, turned, rv, is_blind, worlds, rec_cards, rec_lead, rec_win, record = ctx
     if pol[p] == POLICY_HEURISTIC:
         c = heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
                               FULL52 & ~(hand | played))
     else:
         c = policy_card_nb(pol[p], dkey, n, h, p, hand, follow_nb(hand, j, led), turned, trump,
                            played, bids, won, t, leader, tc, j, led, winner, voids, pl_by,
-                           scoring, bauer, dealer_rule, is_blind, worlds)
+                           rv, is_blind, worlds)
     if record:
         rec_cards[t, j] = c
         if j == 0:
@@ -223,28 +223,29 @@ def engine_card_hook_nb(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, p
 @njit(cache=True, inline="always")
 def engine_bid_hook_nb(ctx, n, h, p, hand, trump, bids, bid_sum, f, is_blind):
     """Bid hook of the engine: policy ``pol[p]`` for position ``p``."""
-    pol, dkey, _h, turned, scoring, bauer, dealer_rule, _b, worlds, _c, _l, _w, _r = ctx
-    return policy_bid_nb(pol[p], dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, scoring,
-                         bauer, dealer_rule, is_blind, worlds)
+    pol, dkey, _h, turned, rv, _b, worlds, _c, _l, _w, _r = ctx
+    return policy_bid_nb(pol[p], dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv,
+                         is_blind, worlds)
 
 
 # ----------------------------------------------------------------------------- scoring
 
 @njit(cache=True, inline="always")
-def deal_score_nb(bid, won, scoring, bauer_applies, forbidden, is_blind):
-    """One player's score of a deal (docs/rules.md §1 and the scoring variants)."""
+def deal_score_nb(bid, won, rv, is_dealer, forbidden, is_blind):
+    """One player's score of a deal (docs/rules.md §1 and the scoring variants;
+    ``is_dealer``: the bauer bonus can apply)."""
     d = won - bid
     if d == 0:
         sc = EXACT_BASE + PER_TRICK * won
     else:
         ad = d if d > 0 else -d
-        if scoring == 1:
+        if rv[F_SCORING] == 1:
             sc = -ad
-        elif scoring == 2:
+        elif rv[F_SCORING] == 2:
             sc = -2 * ad
         else:
             sc = 0
-        if bauer_applies and forbidden >= 0 and won == forbidden:
+        if rv[F_BAUER] and is_dealer and forbidden >= 0 and won == forbidden:
             sc += BAUER_BONUS
     if is_blind:
         sc *= BLIND_MULTIPLIER
@@ -252,22 +253,21 @@ def deal_score_nb(bid, won, scoring, bauer_applies, forbidden, is_blind):
 
 
 @njit(cache=True, inline="always")
-def score_all_nb(n, bids, won, scoring, bauer, forbidden, is_blind, scores):
+def score_all_nb(n, bids, won, rv, forbidden, is_blind, scores):
     """Every position's deal score into ``scores``."""
     for p in range(n):
-        scores[p] = deal_score_nb(bids[p], won[p], scoring, bauer and p == n - 1, forbidden,
-                                  is_blind)
+        scores[p] = deal_score_nb(bids[p], won[p], rv, p == n - 1, forbidden, is_blind)
 
 
 @njit(cache=True, inline="always")
-def forbidden_of(n, p, bids, h, dealer_rule):
+def forbidden_of(n, p, bids, h, rv):
     """The forbidden bid of the dealer once all bids are in (-1 for others or none)."""
     if p != n - 1:
         return -1
     s = 0
     for q in range(n - 1):
         s += bids[q]
-    return forbidden_bid_nb(h, s, dealer_rule)
+    return forbidden_bid_nb(h, s, rv)
 
 
 # ----------------------------------------------------------------------------- pimc
@@ -303,8 +303,7 @@ def sample_world_nb(wkey, n, h, me, my_hand, unseen, t, leader, tn, voids, out):
 
 @njit(cache=True)
 def add_card_scores_nb(n, h, me, world, hand, cards, n_legal, trump, played, bids, won, t,
-                       leader, tc, tn, scoring, bauer, forbidden, is_blind, hands2, won2, tc2,
-                       totals):
+                       leader, tc, tn, rv, forbidden, is_blind, hands2, won2, tc2, totals):
     """Add to ``totals[k]`` my deal score in ``world`` (the hidden hands by position) when I
     play ``cards[k]`` to ``tc[:tn]`` and everyone finishes with the heuristic
     (``forbidden``: my forbidden bid if I am the dealer, else -1; ``hands2``, ``won2``,
@@ -314,13 +313,12 @@ def add_card_scores_nb(n, h, me, world, hand, cards, n_legal, trump, played, bid
         branch_nb(n, world, me, hand, c, won, tc, tn, hands2, won2, tc2)
         rollout_nb(n, h, hands2, trump, bids, won2, played | (np.int64(1) << c), t, leader,
                    tc2, tn + 1)
-        totals[k] += deal_score_nb(bids[me], won2[me], scoring, bauer and me == n - 1,
-                                   forbidden, is_blind)
+        totals[k] += deal_score_nb(bids[me], won2[me], rv, me == n - 1, forbidden, is_blind)
 
 
 @njit(cache=True)
 def pimc_card_nb(dkey, n, h, me, hand, legal, turned, trump, played, bids, won, t, leader, tc,
-                 tn, voids, scoring, bauer, forbidden, is_blind, worlds):
+                 tn, voids, rv, forbidden, is_blind, worlds):
     """Perfect-information Monte Carlo: score every legal card by finishing ``worlds``
     sampled deals with the heuristic; play the best average (ties: lowest card code)."""
     unseen = FULL52 & ~(hand | played)
@@ -336,14 +334,13 @@ def pimc_card_nb(dkey, n, h, me, hand, legal, turned, trump, played, bids, won, 
     for w in range(worlds):
         draw_world_nb(deal_key_nb(base, w), n, me, hand, unseen, cap, voids, world)
         add_card_scores_nb(n, h, me, world, hand, cards, n_legal, trump, played, bids, won, t,
-                           leader, tc, tn, scoring, bauer, forbidden, is_blind, hands2, won2,
-                           tc2, totals)
+                           leader, tc, tn, rv, forbidden, is_blind, hands2, won2, tc2, totals)
     return cards[best_index_nb(totals, n_legal)]
 
 
 @njit(cache=True)
-def add_bid_scores_nb(n, h, me, world, turned, trump, bids, bid_sum, forbidden, scoring, bauer,
-                      dealer_rule, is_blind, hands2, won2, bids2, tc2, totals):
+def add_bid_scores_nb(n, h, me, world, turned, trump, bids, bid_sum, forbidden, rv, is_blind,
+                      hands2, won2, bids2, tc2, totals):
     """Add to ``totals[b]`` my score in ``world`` (the hands by position) when I bid ``b``,
     for every legal ``b``: the later players bid by the heuristic and everyone plays the
     heuristic (``hands2``, ``won2``, ``bids2``, ``tc2``: scratch)."""
@@ -355,7 +352,7 @@ def add_bid_scores_nb(n, h, me, world, turned, trump, bids, bid_sum, forbidden, 
             bids2[q] = bids[q] if q < me else -1
         bids2[me] = b
         for q in range(me + 1, n):
-            f = forbidden_bid_nb(h, s, dealer_rule) if q == n - 1 else -1
+            f = forbidden_bid_nb(h, s, rv) if q == n - 1 else -1
             bids2[q] = heuristic_bid_nb(world[q], trump, n, h, q, s, f, is_blind)
             s += bids2[q]
         for q in range(n):
@@ -363,7 +360,7 @@ def add_bid_scores_nb(n, h, me, world, turned, trump, bids, bid_sum, forbidden, 
             won2[q] = 0
         rollout_nb(n, h, hands2, trump, bids2, won2, np.int64(1) << turned, 0, 0, tc2, 0)
         fb = forbidden if me == n - 1 else -1
-        totals[b] += deal_score_nb(b, won2[me], scoring, bauer and me == n - 1, fb, is_blind)
+        totals[b] += deal_score_nb(b, won2[me], rv, me == n - 1, fb, is_blind)
 
 
 @njit(cache=True, inline="always")
@@ -377,8 +374,8 @@ def best_bid_nb(totals, h, forbidden):
 
 
 @njit(cache=True)
-def pimc_bid_nb(dkey, n, h, me, hand, turned, trump, bids, bid_sum, forbidden, scoring, bauer,
-                dealer_rule, is_blind, worlds):
+def pimc_bid_nb(dkey, n, h, me, hand, turned, trump, bids, bid_sum, forbidden, rv, is_blind,
+                worlds):
     """PIMC bid: for each legal bid, finish ``worlds`` sampled deals (the later players
     bidding and everyone playing the heuristic) and take the best average score."""
     unseen = FULL52 & ~(hand | (np.int64(1) << turned))
@@ -392,35 +389,34 @@ def pimc_bid_nb(dkey, n, h, me, hand, turned, trump, bids, bid_sum, forbidden, s
     base = deal_key_nb(dkey, KEY_PIMC_BID + me)
     for w in range(worlds):
         sample_world_nb(deal_key_nb(base, w), n, h, me, hand, unseen, 0, 0, 0, novoids, world)
-        add_bid_scores_nb(n, h, me, world, turned, trump, bids, bid_sum, forbidden, scoring,
-                          bauer, dealer_rule, is_blind, hands2, won2, bids2, tc2, totals)
+        add_bid_scores_nb(n, h, me, world, turned, trump, bids, bid_sum, forbidden, rv,
+                          is_blind, hands2, won2, bids2, tc2, totals)
     return best_bid_nb(totals, h, forbidden)
 
 
 # ----------------------------------------------------------------------------- dispatch
 
 @njit(cache=True)
-def policy_bid_nb(pol, dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, scoring, bauer,
-                  dealer_rule, is_blind, worlds):
+def policy_bid_nb(pol, dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv, is_blind,
+                  worlds):
     """The bid of policy ``pol`` for position ``p`` (``bids[:p]`` made, summing to
     ``bid_sum``; ``f`` its forbidden bid or -1): the engine's one bid dispatch, also used
     by the step-by-step drivers (analyzer.agents, the OpenSpiel bridge)."""
     if pol == POLICY_RANDOM:
         return random_bid_nb(dkey, p, h, f)
     if pol == POLICY_PIMC:
-        return pimc_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, scoring,
-                           bauer, dealer_rule, is_blind, worlds)
+        return pimc_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv, is_blind,
+                           worlds)
     if pol == POLICY_STRONG:
-        return strong_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, scoring,
-                             bauer, dealer_rule, is_blind, STRONG_BID_FACTOR * worlds,
+        return strong_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv,
+                             is_blind, STRONG_BID_FACTOR * worlds,
                              STRONG_CANDIDATES, STRONG_SLOPE)
     return heuristic_bid_nb(hand, trump, n, h, p, bid_sum, f, is_blind)
 
 
 @njit(cache=True)
 def policy_card_nb(pol, dkey, n, h, p, hand, legal, turned, trump, played, bids, won, t,
-                   leader, tc, j, led, winner, voids, pl_by, scoring, bauer, dealer_rule,
-                   is_blind, worlds):
+                   leader, tc, j, led, winner, voids, pl_by, rv, is_blind, worlds):
     """The card of policy ``pol`` for position ``p``, ``j``-th to the trick ``tc[:j]``
     (``led`` suit and ``winner`` card so far, -1 when leading; ``pl_by[q]``: the cards
     position q played): the engine's one card dispatch, also used by the play query."""
@@ -429,12 +425,12 @@ def policy_card_nb(pol, dkey, n, h, p, hand, legal, turned, trump, played, bids,
     if popcount_nb(legal) > 1:
         if pol == POLICY_PIMC:
             return pimc_card_nb(dkey, n, h, p, hand, legal, turned, trump, played, bids, won,
-                                t, leader, tc, j, voids, scoring, bauer,
-                                forbidden_of(n, p, bids, h, dealer_rule), is_blind, worlds)
+                                t, leader, tc, j, voids, rv, forbidden_of(n, p, bids, h, rv),
+                                is_blind, worlds)
         if pol == POLICY_STRONG:
             return strong_card_nb(dkey, n, h, p, hand, legal, trump, played, bids, won, t,
-                                  leader, tc, j, voids, pl_by, scoring, bauer, dealer_rule,
-                                  is_blind, STRONG_CARD_FACTOR * worlds, STRONG_CANDIDATES,
+                                  leader, tc, j, voids, pl_by, rv, is_blind,
+                                  STRONG_CARD_FACTOR * worlds, STRONG_CANDIDATES,
                                   STRONG_SLOPE)
     return heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
                              FULL52 & ~(hand | played))
@@ -453,19 +449,16 @@ def open_deal_nb(dkey, n, h, notrump, deck, hands, bids):
 
 
 @njit(cache=True)
-def play_deal_heuristic_nb(dkey, n, h, notrump, scoring, bauer, dealer_rule, blind, deck, hands,
-                           bids, won, scores):
+def play_deal_heuristic_nb(dkey, n, h, notrump, rv, deck, hands, bids, won, scores):
     """:func:`play_deal_nb` with the heuristic in every position and nothing recorded. A run
     that needs only this compiles no search policy (a cold start of seconds, not tens)."""
     turned, trump = open_deal_nb(dkey, n, h, notrump, deck, hands, bids)
-    forbidden = heuristic_bid_play_nb(n, h, hands, turned, trump, scoring, bauer, dealer_rule,
-                                      blind, deck, bids, won, scores)
+    forbidden = heuristic_bid_play_nb(n, h, hands, turned, trump, rv, deck, bids, won, scores)
     return turned, trump, forbidden
 
 
 @njit(cache=True)
-def play_deal_nb(dkey, n, h, notrump, pol, scoring, bauer, dealer_rule, blind, worlds,
-                 deck, hands, bids, won, scores, rec_cards, rec_lead, rec_win, record):
+def play_deal_nb(dkey, n, h, notrump, pol, rv, worlds, deck, hands, bids, won, scores, rec_cards, rec_lead, rec_win, record):
     """Deal and play one deal; all per-player arrays are indexed by *position*.
 
     ``pol[p]``: policy of position p. Fills ``hands`` (as dealt), ``bids``, ``won``,
@@ -473,32 +466,29 @@ def play_deal_nb(dkey, n, h, notrump, pol, scoring, bauer, dealer_rule, blind, w
     winner positions). Returns (turned card, trump suit or -1, forbidden bid or -1).
     """
     turned, trump = open_deal_nb(dkey, n, h, notrump, deck, hands, bids)
-    forbidden = bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer,
-                            dealer_rule, blind, worlds, deck, bids, won, scores,
-                            rec_cards, rec_lead, rec_win, record)
+    forbidden = bid_play_nb(dkey, n, h, hands, turned, trump, pol, rv, worlds, deck, bids,
+                            won, scores, rec_cards, rec_lead, rec_win, record)
     return turned, trump, forbidden
 
 
 @njit(cache=True)
-def heuristic_bid_play_nb(n, h, hands, turned, trump, scoring, bauer, dealer_rule, blind, cur,
-                          bids, won, scores):
+def heuristic_bid_play_nb(n, h, hands, turned, trump, rv, cur, bids, won, scores):
     """:func:`bid_play_nb` when every position bids and plays the heuristic and nothing is
     recorded: the same bids, cards and scores, without the policy dispatch and the
     bookkeeping only the search policies read (``cur``: scratch, ``n`` entries used)."""
-    is_blind = blind and h == 1
-    forbidden = bid_round_nb(heuristic_bid_hook_nb, 0, n, h, hands, trump, bids, won,
-                             dealer_rule, is_blind)
+    is_blind = rv[F_BLIND] != 0 and h == 1
+    forbidden = bid_round_nb(heuristic_bid_hook_nb, 0, n, h, hands, trump, bids, won, rv,
+                             is_blind)
     for p in range(n):
         cur[p] = hands[p]
     play_on_nb(heuristic_inline_hook_nb, 0, n, h, cur, trump, bids, won, np.int64(1) << turned,
                0, 0, cur, 0, cur, cur, False)
-    score_all_nb(n, bids, won, scoring, bauer, forbidden, is_blind, scores)
+    score_all_nb(n, bids, won, rv, forbidden, is_blind, scores)
     return forbidden
 
 
 @njit(cache=True)
-def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_rule, blind,
-                worlds, cur, bids, won, scores, rec_cards, rec_lead, rec_win, record):
+def bid_play_nb(dkey, n, h, hands, turned, trump, pol, rv, worlds, cur, bids, won, scores, rec_cards, rec_lead, rec_win, record):
     """Bid, play and score a dealt deal (per-position arrays). ``bids[p] >= 0`` on entry
     fixes that position's bid; ``-1`` lets its policy bid. ``cur`` is scratch of at least
     ``4 * MAX_SEATS`` entries (live hands, shown voids, the trick, the cards each position
@@ -509,13 +499,12 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_ru
             if pol[p] != POLICY_HEURISTIC:
                 all_heuristic = False
         if all_heuristic:
-            return heuristic_bid_play_nb(n, h, hands, turned, trump, scoring, bauer,
-                                         dealer_rule, blind, cur, bids, won, scores)
-    is_blind = blind and h == 1
-    ctx = (pol, dkey, h, turned, scoring, bauer, dealer_rule, is_blind, worlds, rec_cards,
-           rec_lead, rec_win, record)
-    forbidden = bid_round_nb(engine_bid_hook_nb, ctx, n, h, hands, trump, bids, won,
-                             dealer_rule, is_blind)
+            return heuristic_bid_play_nb(n, h, hands, turned, trump, rv, cur, bids, won,
+                                         scores)
+    is_blind = rv[F_BLIND] != 0 and h == 1
+    ctx = (pol, dkey, h, turned, rv, is_blind, worlds, rec_cards, rec_lead, rec_win, record)
+    forbidden = bid_round_nb(engine_bid_hook_nb, ctx, n, h, hands, trump, bids, won, rv,
+                             is_blind)
     for p in range(n):
         cur[p] = hands[p]
     voids = cur[MAX_SEATS:2 * MAX_SEATS]     # scratch, no allocation per deal
@@ -527,15 +516,15 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer, dealer_ru
                       np.int64(1) << turned, 0, 0, tc, 0, voids, pl_by, True)
     if record:
         rec_win[h - 1] = last
-    score_all_nb(n, bids, won, scoring, bauer, forbidden, is_blind, scores)
+    score_all_nb(n, bids, won, rv, forbidden, is_blind, scores)
     return forbidden
 
 
 # ----------------------------------------------------------------------------- games
 
 @njit(cache=True, nogil=True)
-def games_chunk_nb(rkey, ci, n, schedule, notrump, first_dealer, seat_pol, scoring, bauer,
-                   dealer_rule, blind, worlds, game_start, n_games, chunk,
+def games_chunk_nb(rkey, ci, n, schedule, notrump, first_dealer, seat_pol, rv, worlds,
+                   game_start, n_games, chunk,
                    o_deal, o_game, o_dealno, o_hsize, o_dealer, o_tcard, o_trump, o_forb,
                    o_hands, o_bids, o_tricks, o_scores,
                    g_totals, g_exact, g_best, g_winners,
@@ -578,16 +567,15 @@ def games_chunk_nb(rkey, ci, n, schedule, notrump, first_dealer, seat_pol, scori
             dkey = deal_key_nb(rkey, deal)
             if search is None:
                 turned, trump, forb = play_deal_heuristic_nb(
-                    dkey, n, h, notrump[k], scoring, bauer, dealer_rule, blind, deck, hands,
-                    bids, won, scores)
+                    dkey, n, h, notrump[k], rv, deck, hands, bids, won, scores)
             elif record:
                 turned, trump, forb = play_deal_nb(
-                    dkey, n, h, notrump[k], pol, scoring, bauer, dealer_rule, blind, worlds,
-                    deck, hands, bids, won, scores, r_cards[r], r_lead[r], r_win[r], True)
+                    dkey, n, h, notrump[k], pol, rv, worlds, deck, hands, bids, won, scores,
+                    r_cards[r], r_lead[r], r_win[r], True)
             else:
                 turned, trump, forb = play_deal_nb(
-                    dkey, n, h, notrump[k], pol, scoring, bauer, dealer_rule, blind, worlds,
-                    deck, hands, bids, won, scores, r_cards[0], r_lead[0], r_win[0], False)
+                    dkey, n, h, notrump[k], pol, rv, worlds, deck, hands, bids, won, scores,
+                    r_cards[0], r_lead[0], r_win[0], False)
             o_deal[r] = deal
             o_game[r] = game_start + g
             o_dealno[r] = k
@@ -625,7 +613,7 @@ def games_chunk_nb(rkey, ci, n, schedule, notrump, first_dealer, seat_pol, scori
 # ----------------------------------------------------------------------------- bid query
 
 @njit(cache=True, nogil=True)
-def bid_weights_nb(rkey, lo, hi, n, h, my_pos, unseen, given, trump, blind, lam, start,
+def bid_weights_nb(rkey, lo, hi, n, h, my_pos, unseen, given, trump, rv, lam, start,
                    out_logw, out_u):
     """The bid query's importance weights of deals ``start + i`` for ``i`` in ``lo .. hi``
     (``out_*[i]``; :func:`fastsim.boerenbridge.bid_weights` runs the slices in parallel): the log
@@ -643,7 +631,7 @@ def bid_weights_nb(rkey, lo, hi, n, h, my_pos, unseen, given, trump, blind, lam,
         s = 0
         for p in range(my_pos):    # positions before me are dealt first, in order
             hm = hand_of_cards_nb(deck, p * h, h)
-            hb = heuristic_bid_nb(hm, trump, n, h, p, s, -1, blind and h == 1)
+            hb = heuristic_bid_nb(hm, trump, n, h, p, s, -1, rv[F_BLIND] != 0 and h == 1)
             lw += bid_loglik_nb(given[p], hb, h, -1, lam)
             if lw == -np.inf:
                 break
@@ -654,8 +642,7 @@ def bid_weights_nb(rkey, lo, hi, n, h, my_pos, unseen, given, trump, blind, lam,
 
 @njit(cache=True, nogil=True)
 def bid_query_nb(rkey, ci, n, h, my_pos, my_hand, turned, trump, unseen, given,
-                 others_pol, scoring, bauer, dealer_rule, blind, worlds, deals, chunk,
-                 out_tricks, out_scores, search):
+                 others_pol, rv, worlds, deals, chunk, out_tricks, out_scores, search):
     """Play the sampled deals ``deals[i]`` of chunk ``ci`` (``i`` in ``ci * chunk ..``; deal
     indices of the run whose key is ``rkey``; :func:`fastsim.boerenbridge.bid_query` runs
     the chunks in parallel) once per candidate bid 0..h for the player at ``my_pos``
@@ -702,12 +689,10 @@ def bid_query_nb(rkey, ci, n, h, my_pos, my_hand, turned, trump, unseen, given,
                 bids[p] = given[p] if p < my_pos else -1
             bids[my_pos] = b
             if search is None:
-                heuristic_bid_play_nb(n, h, hands, turned, trump, scoring, bauer,
-                                      dealer_rule, blind, cur, bids, won, scores)
+                heuristic_bid_play_nb(n, h, hands, turned, trump, rv, cur, bids, won, scores)
             else:
-                bid_play_nb(dkey, n, h, hands, turned, trump, pol, scoring, bauer,
-                            dealer_rule, blind, worlds, cur, bids, won, scores,
-                            dummy3, dummy2, dummy2, False)
+                bid_play_nb(dkey, n, h, hands, turned, trump, pol, rv, worlds, cur, bids, won,
+                            scores, dummy3, dummy2, dummy2, False)
             out_tricks[i, b] = won[my_pos]
             out_scores[i, b] = scores[my_pos]
 

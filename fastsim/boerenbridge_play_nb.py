@@ -29,7 +29,7 @@ from .trick import NATURAL_ORDER, trick_so_far_nb
 
 
 @njit(cache=True)
-def bids_loglik_nb(world, played_by, n, h, me, trump, bids, dealer_rule, is_blind, lam):
+def bids_loglik_nb(world, played_by, n, h, me, trump, bids, rv, is_blind, lam):
     """The log likelihood of the other positions' ``bids`` when they hold their sampled
     cards plus those they already played, under the soft heuristic bidder with slope
     ``lam`` (:func:`fastsim.bidmodel_nb.bid_loglik_nb`; ``inf``: the exact heuristic, 0 or
@@ -38,7 +38,7 @@ def bids_loglik_nb(world, played_by, n, h, me, trump, bids, dealer_rule, is_blin
     lw = 0.0
     for p in range(n):
         if p != me:
-            f = forbidden_bid_nb(h, s, dealer_rule) if p == n - 1 else -1
+            f = forbidden_bid_nb(h, s, rv) if p == n - 1 else -1
             hb = heuristic_bid_nb(world[p] | played_by[p], trump, n, h, p, s, f, is_blind)
             lw += bid_loglik_nb(bids[p], hb, h, f, lam)
             if lw == -np.inf:
@@ -49,7 +49,7 @@ def bids_loglik_nb(world, played_by, n, h, me, trump, bids, dealer_rule, is_blin
 
 @njit(cache=True)
 def sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids, played_by,
-                           trump, bids, condition, lam, dealer_rule, is_blind, world):
+                           trump, bids, condition, lam, rv, is_blind, world):
     """One sampled world for the query and its log importance weight (-inf: rejected).
     Nobody void: a uniform deal position by position (partial Fisher–Yates), each one
     weighed by the likelihood of its bid as soon as it is dealt; otherwise
@@ -86,7 +86,7 @@ def sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids, p
                     k += 1
                 world[p] = hm
                 if condition:
-                    f = forbidden_bid_nb(h, s, dealer_rule) if p == n - 1 else -1
+                    f = forbidden_bid_nb(h, s, rv) if p == n - 1 else -1
                     hb = heuristic_bid_nb(hm | played_by[p], trump, n, h, p, s, f, is_blind)
                     lw += bid_loglik_nb(bids[p], hb, h, f, lam)
                     if lw == -np.inf:
@@ -97,14 +97,14 @@ def sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids, p
     if logw == -np.inf:
         return logw
     if condition:
-        logw += bids_loglik_nb(world, played_by, n, h, me, trump, bids, dealer_rule,
+        logw += bids_loglik_nb(world, played_by, n, h, me, trump, bids, rv,
                                is_blind, lam)
     return logw
 
 
 @njit(cache=True, parallel=True)
 def sample_worlds_nb(seed, n, h, me, hand, played, t, leader, tn, voids, played_by, trump,
-                     bids, condition, lam, dealer_rule, is_blind, start, count, out_world,
+                     bids, condition, lam, rv, is_blind, start, count, out_world,
                      out_logw, out_u):
     """Worlds ``start .. start+count`` exactly as :func:`play_query_nb` draws them, their
     log weights and their thinning uniforms."""
@@ -115,7 +115,7 @@ def sample_worlds_nb(seed, n, h, me, hand, played, t, leader, tn, voids, played_
         wkey = deal_key_nb(rkey, start + i)
         out_logw[i] = sample_world_weight_nb(wkey, n, h, me, hand,
                                              unseen, t, leader, tn, voids, played_by, trump,
-                                             bids, condition, lam, dealer_rule, is_blind, world)
+                                             bids, condition, lam, rv, is_blind, world)
         out_u[i] = uniform_nb(rand_nb(wkey, CTR_THIN))
         for q in range(n):
             out_world[i, q] = world[q]
@@ -123,12 +123,12 @@ def sample_worlds_nb(seed, n, h, me, hand, played, t, leader, tn, voids, played_
 
 @njit(cache=True)
 def rollout_policy_nb(dkey, n, h, hands, turned, trump, pol, bids, won, played, t0, leader,
-                      tc, tn, voids, pl_by, scoring, bauer, dealer_rule, is_blind, worlds):
+                      tc, tn, voids, pl_by, rv, is_blind, worlds):
     """Finish a deal from trick ``t0`` led by ``leader`` with ``tc[:tn]`` on the table,
     everyone playing policy ``pol`` exactly as the engine's play loop does
     (:func:`fastsim.boerenbridge_nb.bid_play_nb`); ``hands``, ``won``, ``voids``, ``pl_by``
     (the cards each position played) and ``tc`` are updated."""
-    play_on_nb(policy_hook_nb, (pol, dkey, h, turned, scoring, bauer, dealer_rule, is_blind,
+    play_on_nb(policy_hook_nb, (pol, dkey, h, turned, rv, is_blind,
                                 worlds), n, h, hands, trump, bids, won, played, t0, leader, tc,
                tn, voids, pl_by, True)
 
@@ -138,58 +138,57 @@ def policy_hook_nb(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, played
                    voids, pl_by):
     """Card hook (:func:`fastsim.boerenbridge_nb.play_on_nb`): one policy for everyone
     (``ctx``: the policy and the deal's constants)."""
-    pol, dkey, h, turned, scoring, bauer, dealer_rule, is_blind, worlds = ctx
+    pol, dkey, h, turned, rv, is_blind, worlds = ctx
     return policy_card_nb(pol, dkey, n, h, p, hand, follow_nb(hand, j, led), turned, trump,
-                          played, bids, won, t, leader, tc, j, led, winner, voids, pl_by, scoring,
-                          bauer, dealer_rule, is_blind, worlds)
+                          played, bids, won, t, leader, tc, j, led, winner, voids, pl_by, rv,
+                          is_blind, worlds)
 
 
 @njit(cache=True, inline="always")
-def world_hook_nb(wctx, wkey, world):
+def world_hook_nb(wctx, rv, wkey, world):
     """World hook of the play query (:func:`fastsim.play_nb.query_chunk_nb`)."""
     (n, h, me, hand, unseen, t, leader, tn, voids, played_by, trump, bids, condition, lam,
-     dealer_rule, is_blind) = wctx
+     is_blind) = wctx
     return sample_world_weight_nb(wkey, n, h, me, hand, unseen, t, leader, tn, voids, played_by,
-                                  trump, bids, condition, lam, dealer_rule, is_blind, world)
+                                  trump, bids, condition, lam, rv, is_blind, world)
 
 
 @njit(cache=True, inline="always")
 def query_nb(finish_fn, fctx, seed, n, h, me, hand, cards, trump, played, bids, won, t, leader,
-             tc, tn, voids, played_by, condition, lam, scoring, bauer, dealer_rule, is_blind,
+             tc, tn, voids, played_by, condition, lam, rv, is_blind,
              deals, chunk, out_logw, out_tricks, out_scores):
     """The play query (:func:`play_query_nb`, :func:`play_query_policy_nb`) through the
     games' one query loop (:func:`fastsim.play_nb.query_chunk_nb`): worlds ``deals[i]`` of
     :func:`sample_world_weight_nb`, finished by the hook ``finish_fn`` (its contexts: the
-    position ``(n, h, me, trump, bids, t, leader, voids, played_by, scoring, bauer for me,
-    forbidden, is_blind)`` and ``fctx``; it returns my deal score)."""
+    position ``(n, h, me, trump, bids, t, leader, voids, played_by, forbidden, is_blind)``,
+    ``fctx`` and the variant tuple ``rv``; it returns my deal score)."""
     unseen = FULL52 & ~(hand | played)
-    forbidden = forbidden_of(n, n - 1, bids, h, dealer_rule)
-    bauer_me = bauer and me == n - 1
+    forbidden = forbidden_of(n, n - 1, bids, h, rv)
     rkey = run_key_nb(seed)
     count = deals.shape[0]
     for ci in prange((count + chunk - 1) // chunk):
         query_chunk_nb(world_hook_nb, (n, h, me, hand, unseen, t, leader, tn, voids, played_by,
-                                       trump, bids, condition, lam, dealer_rule, is_blind),
-                       finish_fn, (n, h, me, trump, bids, t, leader, voids, played_by, scoring,
-                                   bauer_me, forbidden, is_blind), fctx,
+                                       trump, bids, condition, lam, is_blind),
+                       finish_fn, (n, h, me, trump, bids, t, leader, voids, played_by,
+                                   forbidden, is_blind), fctx, rv,
                        rkey, MAX_SEATS, n, me, hand, cards, won, tc, tn, played, deals, ci * chunk,
                        min((ci + 1) * chunk, count), out_logw, out_tricks, out_scores)
 
 
 @njit(cache=True, inline="always")
-def heuristic_finish_nb(pos, fctx, pkey, c, hands, won, played, tc, tn, scratch):
+def heuristic_finish_nb(pos, fctx, rv, pkey, c, hands, won, played, tc, tn, scratch):
     """Finish hook: the heuristic for everyone; my deal score."""
-    n, h, me, trump, bids, t, leader, _v, _p, scoring, bauer_me, forbidden, is_blind = pos
+    n, h, me, trump, bids, t, leader, _v, _p, forbidden, is_blind = pos
     rollout_nb(n, h, hands, trump, bids, won, played, t, leader, tc, tn)
-    return deal_score_nb(bids[me], won[me], scoring, bauer_me, forbidden, is_blind)
+    return deal_score_nb(bids[me], won[me], rv, me == n - 1, forbidden, is_blind)
 
 
 @njit(cache=True, inline="always")
-def policy_finish_nb(pos, fctx, pkey, c, hands, won, played, tc, tn, scratch):
+def policy_finish_nb(pos, fctx, rv, pkey, c, hands, won, played, tc, tn, scratch):
     """Finish hook: policy ``pol`` for everyone (its own key ``pkey``), with the shown
     voids and the cards each position played once I play ``c``; my deal score."""
-    n, h, me, trump, bids, t, leader, voids, played_by, scoring, bauer_me, forbidden, _b = pos
-    pol, turned, _s, bauer, dealer_rule, is_blind, worlds = fctx
+    n, h, me, trump, bids, t, leader, voids, played_by, forbidden, is_blind = pos
+    pol, turned, worlds = fctx
     if pol == POLICY_HEURISTIC:
         rollout_nb(n, h, hands, trump, bids, won, played, t, leader, tc, tn)
     else:
@@ -200,14 +199,13 @@ def policy_finish_nb(pos, fctx, pkey, c, hands, won, played, tc, tn, scratch):
             pl_by2[q] = played_by[q]
         pl_by2[me] |= np.int64(1) << c
         rollout_policy_nb(pkey, n, h, hands, turned, trump, pol, bids, won, played, t, leader, tc,
-                          tn, voids2, pl_by2, scoring, bauer, dealer_rule, is_blind, worlds)
-    return deal_score_nb(bids[me], won[me], scoring, bauer_me, forbidden, is_blind)
+                          tn, voids2, pl_by2, rv, is_blind, worlds)
+    return deal_score_nb(bids[me], won[me], rv, me == n - 1, forbidden, is_blind)
 
 
 @njit(cache=True, parallel=True)
 def play_query_nb(seed, n, h, me, hand, cards, turned, trump, played, bids, won, t, leader,
-                  tc, tn, voids, played_by, condition, lam, pol, scoring, bauer, dealer_rule,
-                  is_blind, worlds, deals, chunk, out_logw, out_tricks, out_scores):
+                  tc, tn, voids, played_by, condition, lam, pol, rv, is_blind, worlds, deals, chunk, out_logw, out_tricks, out_scores):
     """(Heuristic only: ``pol`` and ``worlds`` are ignored, so that this kernel stays small and
     compiles fast; :func:`play_query_policy_nb` takes any policy.) Sample worlds ``deals[i]``
     (world indices) for the player at position ``me`` (to move, ``tc[:tn]`` on the table) and
@@ -217,14 +215,12 @@ def play_query_nb(seed, n, h, me, hand, cards, turned, trump, played, bids, won,
     my tricks and deal score after card k. Results depend only on the seed and the world
     index, never on ``chunk`` or threads."""
     query_nb(heuristic_finish_nb, 0, seed, n, h, me, hand, cards, trump, played, bids, won, t,
-             leader, tc, tn, voids, played_by, condition, lam, scoring, bauer, dealer_rule,
-             is_blind, deals, chunk, out_logw, out_tricks, out_scores)
+             leader, tc, tn, voids, played_by, condition, lam, rv, is_blind, deals, chunk, out_logw, out_tricks, out_scores)
 
 
 @njit(cache=True, parallel=True)
 def play_query_policy_nb(seed, n, h, me, hand, cards, turned, trump, played, bids, won, t, leader,
-                         tc, tn, voids, played_by, condition, lam, pol, scoring, bauer, dealer_rule,
-                         is_blind, worlds, deals, chunk, out_logw, out_tricks, out_scores):
+                         tc, tn, voids, played_by, condition, lam, pol, rv, is_blind, worlds, deals, chunk, out_logw, out_tricks, out_scores):
     """(Any policy; :func:`play_query_nb` is the small, fast-compiling heuristic-only twin with the
     same arguments.) Sample worlds ``deals[i]`` for the player at position
     ``me`` (to move, ``tc[:tn]`` on the table) and finish each once per candidate card
@@ -232,15 +228,15 @@ def play_query_policy_nb(seed, n, h, me, hand, cards, turned, trump, played, bid
     every card). ``out_logw[i]``: log importance weight of world i (-inf: inconsistent, not
     played); ``out_tricks[i, k]``/``out_scores[i, k]``: my tricks and deal score after card
     k. Results depend only on the seed and the world index, never on ``chunk`` or threads."""
-    query_nb(policy_finish_nb, (pol, turned, scoring, bauer, dealer_rule, is_blind, worlds),
+    query_nb(policy_finish_nb, (pol, turned, worlds),
              seed, n, h, me, hand, cards, trump, played, bids, won, t, leader, tc, tn, voids,
-             played_by, condition, lam, scoring, bauer, dealer_rule, is_blind, deals, chunk,
+             played_by, condition, lam, rv, is_blind, deals, chunk,
              out_logw, out_tricks, out_scores)
 
 
 @njit(cache=True)
 def decide_card_nb(pol, seed, deal, n, h, p, hand, legal, turned, trump, played, bids, won, t,
-                   leader, tc, tn, voids, pl_by, scoring, bauer, dealer_rule, is_blind, worlds):
+                   leader, tc, tn, voids, pl_by, rv, is_blind, worlds):
     """The card policy ``pol`` plays for position ``p`` with ``tc[:tn]`` on the table: the
     engine's own dispatch (:func:`fastsim.boerenbridge_nb.policy_card_nb`) with the same
     arguments; ``seed`` and ``deal`` (the global deal index) give the deal's key as in the
@@ -248,8 +244,7 @@ def decide_card_nb(pol, seed, deal, n, h, p, hand, legal, turned, trump, played,
     dkey = deal_key_nb(run_key_nb(seed), deal)
     led, winner, _, _, _ = trick_so_far_nb(tc, tn, leader, n, trump, NATURAL_ORDER)
     return policy_card_nb(pol, dkey, n, h, p, hand, legal, turned, trump, played, bids, won, t,
-                          leader, tc, tn, led, winner, voids, pl_by, scoring, bauer,
-                          dealer_rule, is_blind, worlds)
+                          leader, tc, tn, led, winner, voids, pl_by, rv, is_blind, worlds)
 
 
 @njit(cache=True)

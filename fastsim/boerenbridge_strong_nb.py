@@ -30,13 +30,13 @@ from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb
 
 
 @njit(cache=True)
-def bids_loglik_nb(n, h, me, upto, dealt, trump, bids, dealer_rule, is_blind, lam):
+def bids_loglik_nb(n, h, me, upto, dealt, trump, bids, rv, is_blind, lam):
     """log P(the bids of positions ``0..upto-1`` other than ``me`` | their dealt hands
     ``dealt[q]``) under the soft heuristic bidder with slope ``lam``."""
     lw = 0.0
     s = 0
     for q in range(upto):
-        f = forbidden_bid_nb(h, s, dealer_rule) if q == n - 1 else -1
+        f = forbidden_bid_nb(h, s, rv) if q == n - 1 else -1
         if q != me:
             hb = heuristic_bid_nb(dealt[q], trump, n, h, q, s, f, is_blind)
             lw += bid_loglik_nb(bids[q], hb, h, f, lam)
@@ -58,7 +58,7 @@ def keep_worlds_nb(key, cw, logw, m, worlds, out):
 
 @njit(cache=True)
 def card_worlds_nb(key, n, h, me, hand, unseen, t, leader, tn, voids, pl_by, trump, bids,
-                   dealer_rule, is_blind, worlds, cand, lam, out):
+                   rv, is_blind, worlds, cand, lam, out):
     """The worlds of a strong card decision: ``cand × worlds`` candidates drawn from ``key``
     (as pimc draws its worlds), weighed by the likelihood of everyone else's bid under the
     soft bidder with slope ``lam`` (0: no weighting; ``inf``: the exact heuristic) on the
@@ -76,14 +76,14 @@ def card_worlds_nb(key, n, h, me, hand, unseen, t, leader, tn, voids, pl_by, tru
         if lam > 0.0:
             for q in range(n):
                 dealt[q] = cw[i, q] | pl_by[q]
-            logw[i] = bids_loglik_nb(n, h, me, n, dealt, trump, bids, dealer_rule, is_blind,
+            logw[i] = bids_loglik_nb(n, h, me, n, dealt, trump, bids, rv, is_blind,
                                      lam)
     return keep_worlds_nb(key, cw, logw, m, worlds, out)
 
 
 @njit(cache=True)
 def strong_card_nb(dkey, n, h, me, hand, legal, trump, played, bids, won, t, leader, tc, tn,
-                   voids, pl_by, scoring, bauer, dealer_rule, is_blind, worlds, cand, lam):
+                   voids, pl_by, rv, is_blind, worlds, cand, lam):
     """The strong policy's card for position ``me`` (``pl_by[q]``: the cards position q has
     played so far; everything else as :func:`fastsim.boerenbridge_nb.pimc_card_nb`)."""
     unseen = FULL52 & ~(hand | played)
@@ -93,31 +93,31 @@ def strong_card_nb(dkey, n, h, me, hand, legal, trump, played, bids, won, t, lea
         return cards[0]
     ws = np.empty((worlds, MAX_SEATS), dtype=np.int64)
     card_worlds_nb(deal_key_nb(dkey, KEY_STRONG_PLAY + t * 8 + me), n, h, me, hand, unseen, t,
-                   leader, tn, voids, pl_by, trump, bids, dealer_rule, is_blind, worlds, cand,
+                   leader, tn, voids, pl_by, trump, bids, rv, is_blind, worlds, cand,
                    lam, ws)
-    forbidden = bids_forbidden_nb(n, h, bids, dealer_rule) if me == n - 1 else -1
+    forbidden = bids_forbidden_nb(n, h, bids, rv) if me == n - 1 else -1
     totals = np.zeros(13, dtype=np.int64)
     hands2 = np.empty(MAX_SEATS, dtype=np.int64)
     won2 = np.empty(MAX_SEATS, dtype=np.int64)
     tc2 = np.empty(MAX_SEATS, dtype=np.int64)
     for w in range(worlds):
         add_card_scores_nb(n, h, me, ws[w], hand, cards, n_legal, trump, played, bids, won, t,
-                           leader, tc, tn, scoring, bauer, forbidden, is_blind, hands2, won2,
+                           leader, tc, tn, rv, forbidden, is_blind, hands2, won2,
                            tc2, totals)
     return cards[best_index_nb(totals, n_legal)]
 
 
 @njit(cache=True, inline="always")
-def bids_forbidden_nb(n, h, bids, dealer_rule):
+def bids_forbidden_nb(n, h, bids, rv):
     """The dealer's forbidden bid once the others have bid (−1: none)."""
     s = 0
     for q in range(n - 1):
         s += bids[q]
-    return forbidden_bid_nb(h, s, dealer_rule)
+    return forbidden_bid_nb(h, s, rv)
 
 
 @njit(cache=True)
-def bid_worlds_nb(key, n, h, me, hand, turned, trump, bids, dealer_rule, is_blind, worlds,
+def bid_worlds_nb(key, n, h, me, hand, turned, trump, bids, rv, is_blind, worlds,
                   cand, lam, out):
     """The worlds of a strong bid: ``cand × worlds`` deals of the cards ``me`` cannot see
     (only ``worlds`` for the first bidder, who has nothing to condition on), weighed by the
@@ -132,27 +132,27 @@ def bid_worlds_nb(key, n, h, me, hand, turned, trump, bids, dealer_rule, is_blin
     for i in range(m):
         sample_world_nb(deal_key_nb(key, i), n, h, me, hand, unseen, 0, 0, 0, novoids, cw[i])
         if lam > 0.0 and me > 0:
-            logw[i] = bids_loglik_nb(n, h, me, me, cw[i], trump, bids, dealer_rule, is_blind,
+            logw[i] = bids_loglik_nb(n, h, me, me, cw[i], trump, bids, rv, is_blind,
                                      lam)
     return keep_worlds_nb(key, cw, logw, m, worlds, out)
 
 
 @njit(cache=True)
-def strong_bid_nb(dkey, n, h, me, hand, turned, trump, bids, bid_sum, forbidden, scoring,
-                  bauer, dealer_rule, is_blind, worlds, cand, lam):
+def strong_bid_nb(dkey, n, h, me, hand, turned, trump, bids, bid_sum, forbidden, rv,
+                  is_blind, worlds, cand, lam):
     """The strong policy's bid for position ``me``: every legal bid scored on ``worlds``
     worlds resampled from ``cand × worlds`` candidates by the likelihood of the bids made
     before it (``bids[:me]``); the later players bid with the heuristic and everyone plays
     the heuristic (as :func:`fastsim.boerenbridge_nb.pimc_bid_nb`)."""
     ws = np.empty((worlds, MAX_SEATS), dtype=np.int64)
     bid_worlds_nb(deal_key_nb(dkey, KEY_STRONG_BID + me), n, h, me, hand, turned, trump, bids,
-                  dealer_rule, is_blind, worlds, cand, lam, ws)
+                  rv, is_blind, worlds, cand, lam, ws)
     hands2 = np.empty(MAX_SEATS, dtype=np.int64)
     won2 = np.zeros(MAX_SEATS, dtype=np.int64)
     bids2 = np.empty(MAX_SEATS, dtype=np.int64)
     tc2 = np.empty(MAX_SEATS, dtype=np.int64)
     totals = np.zeros(h + 1, dtype=np.int64)
     for w in range(worlds):
-        add_bid_scores_nb(n, h, me, ws[w], turned, trump, bids, bid_sum, forbidden, scoring,
-                          bauer, dealer_rule, is_blind, hands2, won2, bids2, tc2, totals)
+        add_bid_scores_nb(n, h, me, ws[w], turned, trump, bids, bid_sum, forbidden, rv,
+                          is_blind, hands2, won2, bids2, tc2, totals)
     return best_bid_nb(totals, h, forbidden)

@@ -58,7 +58,7 @@ def simulate(rules, n_games, seed=0, policies=None, contract=None, threads=None,
                 "out": np.zeros((1, 1), dtype=np.int8)}
     if n_games:
         nb.run_games_nb(seed_u, np.asarray(plan, dtype=np.int64), rules.first_dealer, policies,
-                        rules.hearts_after_broken, np.int64(worlds), np.int64(game_start),
+                        rules.flags, np.int64(worlds), np.int64(game_start),
                         np.int64(n_games),
                         np.int64(chunk), deals["deal"], deals["game"], deals["round"],
                         deals["dealer"], deals["contract"], deals["n_tricks"], deals["loser"],

@@ -25,7 +25,7 @@ from .trick import trick_add_nb, trick_key_nb, trick_so_far_nb, NATURAL_ORDER
 from .bonken_schema import (
     DUCKING, NO_HEARTS, NO_MEN, NO_QUEENS, NO_KH, NO_LAST, DOMINO, NO_TRUMP, TRUMP_S,
     N_NEGATIVE, BASELINE, RISK, POLICY_RANDOM, POLICY_PIMC, POLICY_STRONG, CTR_CHOICE, CTR_PLAY,
-    CTR_DOMINO,
+    CTR_DOMINO, F_HEARTS_AFTER_BROKEN,
     PTS_DUCKING_TRICK, PTS_HEART, PTS_KING, PTS_JACK, PTS_QUEEN, PTS_KH, PTS_LAST,
     PTS_TRUMP_TRICK, PTS_DOMINO_LOSER,
 )
@@ -132,10 +132,11 @@ def avoid_play_nb(hand, legal, j, led, winner, danger):
 
 
 @njit(cache=True, inline="always")
-def legal_bonken_nb(hand, j, led, restrict, after_broken, broken):
-    """Legal cards: follow suit; the hearts-lead rule for the leader."""
+def legal_bonken_nb(hand, j, led, restrict, rv, broken):
+    """Legal cards: follow suit; the hearts-lead rule for the leader (``rv``: the variant
+    tuple, Rules.flags)."""
     if j == 0:
-        if restrict and not (after_broken and broken):
+        if restrict and not (rv[F_HEARTS_AFTER_BROKEN] and broken):
             nh = hand & ~HEARTS
             if nh:
                 return nh
@@ -197,14 +198,14 @@ def heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger, play
 # The trick loop, written once (play_on_nb): every kernel that plays tricks -- the engine,
 # the heuristic rollouts of pimc and strong, the play query's policy rollouts -- calls it
 # with its own card hook ``card_fn(ctx, contract, p, hand, legal, j, led, winner, win_pos,
-# trump, danger, after_broken, t, leader, tc, played, broken, taken, scores, voids,
+# trump, danger, rv, t, leader, tc, played, broken, taken, scores, voids,
 # chooser_played, pol)`` (``ctx``: the hook's own tuple). numba inlines the loop and the
 # hooks into each kernel, so every kernel compiles to its own loop. The engine's own play
 # loop (:func:`play_tricks_nb`) stays written out: through this loop and a dispatching hook
 # it measured 40-70% slower (deals/s), though the rollouts through it are as fast.
 
 @njit(cache=True, inline="always")
-def play_on_nb(card_fn, ctx, contract, hands, pol, after_broken, t0, leader, tc, tn, played,
+def play_on_nb(card_fn, ctx, contract, hands, pol, rv, t0, leader, tc, tn, played,
                broken, taken, chooser_played, scores, voids, track):
     """Play a trick contract from trick ``t0`` (``tc[:tn]`` on the table, led by ``leader``)
     to the end of the round (or the last penalty card), ``card_fn`` choosing each card
@@ -223,9 +224,9 @@ def play_on_nb(card_fn, ctx, contract, hands, pol, after_broken, t0, leader, tc,
         for j in range(start, 4):
             p = (leader + j) & 3
             hand = hands[p]
-            legal = legal_bonken_nb(hand, j, led, restrict, after_broken, broken)
+            legal = legal_bonken_nb(hand, j, led, restrict, rv, broken)
             c = card_fn(ctx, contract, p, hand, legal, j, led, winner, win_pos, trump, danger,
-                        after_broken, t, leader, tc, played, broken, taken, scores, voids,
+                        rv, t, leader, tc, played, broken, taken, scores, voids,
                         chooser_played, pol)
             if track:
                 show_card_nb(c, j, p, led, voids, tc)
@@ -244,17 +245,17 @@ def play_on_nb(card_fn, ctx, contract, hands, pol, after_broken, t0, leader, tc,
 
 @njit(cache=True, inline="always")
 def heuristic_hook_nb(ctx, contract, p, hand, legal, j, led, winner, win_pos, trump, danger,
-                      after_broken, t, leader, tc, played, broken, taken, scores, voids,
+                      rv, t, leader, tc, played, broken, taken, scores, voids,
                       chooser_played, pol):
     """Card hook: the heuristic for everyone."""
     return heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger, played)
 
 
 @njit(cache=True)
-def rollout_nb(contract, hands, after_broken, t0, leader, tc, tn, played, broken, taken, scores):
+def rollout_nb(contract, hands, rv, t0, leader, tc, tn, played, broken, taken, scores):
     """Finish a round with the heuristic for everyone from trick ``t0`` (``tc[:tn]`` on
     the table, led by ``leader``); adds the remaining penalties/gains to ``scores``."""
-    play_on_nb(heuristic_hook_nb, 0, contract, hands, tc, after_broken, t0, leader, tc, tn,
+    play_on_nb(heuristic_hook_nb, 0, contract, hands, tc, rv, t0, leader, tc, tn,
                played, broken, taken, np.int64(0), scores, tc, False)
 
 
@@ -278,7 +279,7 @@ def branch_nb(world, me, hand, c, scores, tc, tn, h2, sc, tc2):
 
 
 @njit(cache=True)
-def best_card_nb(contract, me, hand, legal, worlds, mult, n_worlds, after_broken, t, leader, tc,
+def best_card_nb(contract, me, hand, legal, worlds, mult, n_worlds, rv, t, leader, tc,
                  tn, played, broken, taken, scores):
     """The card search of pimc and strong: every legal card in each of ``worlds[:n_worlds]``
     (hands by position), finished by the heuristic; the card with the best total of
@@ -292,14 +293,14 @@ def best_card_nb(contract, me, hand, legal, worlds, mult, n_worlds, after_broken
         for k in range(n_legal):
             c = cards[k]
             branch_nb(worlds[w], me, hand, c, scores, tc, tn, h2, sc, tc2)
-            rollout_nb(contract, h2, after_broken, t, leader, tc2, tn + 1,
+            rollout_nb(contract, h2, rv, t, leader, tc2, tn + 1,
                        played | (np.int64(1) << c), broken, taken, sc)
             totals[k] += mult[w] * sc[me]
     return cards[best_index_nb(totals, n_legal)]
 
 
 @njit(cache=True)
-def pimc_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, tn, played,
+def pimc_card_nb(dkey, contract, me, hand, legal, rv, t, leader, tc, tn, played,
                  broken, taken, scores, voids, worlds):
     """pimc: every legal card scored over ``worlds`` sampled deals of the unseen cards
     (voids respected), each finished by the heuristic; the best average of my own score."""
@@ -310,24 +311,24 @@ def pimc_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, t
     for w in range(worlds):
         draw_world_nb(deal_key_nb(base, w), 4, me, hand, unseen, cap, voids, drawn[w])
     return best_card_nb(contract, me, hand, legal, drawn, np.ones(worlds, dtype=np.int64), worlds,
-                        after_broken, t, leader, tc, tn, played, broken, taken, scores)
+                        rv, t, leader, tc, tn, played, broken, taken, scores)
 
 
 @njit(cache=True, inline="always")
 def seat_card_nb(pol, dkey, contract, p, hand, legal, j, led, winner, trump, danger,
-                 after_broken, t, leader, tc, played, broken, taken, scores, voids, worlds):
+                 rv, t, leader, tc, played, broken, taken, scores, voids, worlds):
     """The card of policy ``pol`` (random, pimc or the heuristic; strong: see
     :func:`play_tricks_nb`), keyed by the deal key ``dkey``."""
     if pol == POLICY_RANDOM:
         return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
     if pol == POLICY_PIMC and popcount_nb(legal) > 1:
-        return pimc_card_nb(dkey, contract, p, hand, legal, after_broken, t, leader, tc, j,
+        return pimc_card_nb(dkey, contract, p, hand, legal, rv, t, leader, tc, j,
                             played, broken, taken, scores, voids, worlds)
     return heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger, played)
 
 
 @njit(cache=True)
-def play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch, won, scores,
+def play_tricks_nb(dkey, contract, hands, pol, rv, worlds, scratch, won, scores,
                    rec_cards, rec_lead, rec_win, record, chosen_from):
     """Play a trick contract from dealt ``hands`` (modified: cards leave as played).
     Fills ``won`` and ``scores`` (by position); returns the number of tricks played.
@@ -357,14 +358,14 @@ def play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch, wo
         for j in range(4):
             p = (leader + j) & 3
             hand = hands[p]
-            legal = legal_bonken_nb(hand, j, led, restrict, after_broken, broken)
+            legal = legal_bonken_nb(hand, j, led, restrict, rv, broken)
             if pol[p] == POLICY_RANDOM:
                 c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
             elif pol[p] == POLICY_PIMC and popcount_nb(legal) > 1:
-                c = pimc_card_nb(dkey, contract, p, hand, legal, after_broken, t, leader, tc, j,
+                c = pimc_card_nb(dkey, contract, p, hand, legal, rv, t, leader, tc, j,
                                  played, broken, taken, scores, voids, worlds)
             elif pol[p] == POLICY_STRONG and popcount_nb(legal) > 1:
-                c = strong_nb.strong_card_nb(dkey, contract, p, hand, legal, after_broken, t,
+                c = strong_nb.strong_card_nb(dkey, contract, p, hand, legal, rv, t,
                                              leader, tc, j, played, broken, taken, scores, voids,
                                              worlds, chosen_from, chooser_played)
             else:
@@ -563,7 +564,7 @@ def deal_nb(dkey, deck, hands):
 
 
 @njit(cache=True, parallel=True)
-def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, worlds, game_start, n_games,
+def run_games_nb(seed, plan, first_dealer, seat_pol, rv, worlds, game_start, n_games,
                  chunk,
                  o_deal, o_game, o_round, o_dealer, o_contract, o_ntricks, o_loser,
                  o_hands, o_tricks, o_scores, g_totals, g_winners,
@@ -606,7 +607,7 @@ def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, worlds, game_
                     chosen_from = avail
                     if pol[1] == POLICY_STRONG:
                         contract = strong_nb.strong_choose_nb(
-                            dkey, hands[1], avail, after_broken,
+                            dkey, hands[1], avail, rv,
                             strong_nb.CHOICE_WORLDS * worlds, strong_nb.RELATIVE)
                     else:
                         contract = choose_contract_nb(dkey, hands[1], avail, pol[1])
@@ -625,11 +626,11 @@ def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, worlds, game_
                     o_loser[r] = (dealer + 1 + loser) & 3
                 else:
                     if record:
-                        nt = play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch,
+                        nt = play_tricks_nb(dkey, contract, hands, pol, rv, worlds, scratch,
                                             won, scores, r_cards[r], r_lead[r], r_win[r], True,
                                             chosen_from)
                     else:
-                        nt = play_tricks_nb(dkey, contract, hands, pol, after_broken, worlds, scratch,
+                        nt = play_tricks_nb(dkey, contract, hands, pol, rv, worlds, scratch,
                                             won, scores, r_cards[0], r_lead[0], r_win[0], False,
                                             chosen_from)
                     o_loser[r] = -1
@@ -655,7 +656,7 @@ def run_games_nb(seed, plan, first_dealer, seat_pol, after_broken, worlds, game_
 # ----------------------------------------------------------------------------- advice
 
 @njit(cache=True, parallel=True)
-def contract_query_nb(seed, my_hand, unseen, contracts, pol, after_broken, worlds, start, count,
+def contract_query_nb(seed, my_hand, unseen, contracts, pol, rv, worlds, start, count,
                       chunk, out_scores):
     """For sample ``start + i``: deal ``unseen`` (39 cards) to positions 0, 2, 3 (I am the
     chooser, position 1; the dealer is position 3) and play every contract of ``contracts``
@@ -694,7 +695,7 @@ def contract_query_nb(seed, my_hand, unseen, contracts, pol, after_broken, world
                     play_domino_nb(dkey, hands, pol, scores, dm, d2, False)
                 else:
                     half = 0x7F if contracts[c] < N_NEGATIVE else 0xF80
-                    play_tricks_nb(dkey, contracts[c], hands, pol, after_broken, worlds, scratch, won,
+                    play_tricks_nb(dkey, contracts[c], hands, pol, rv, worlds, scratch, won,
                                    scores, d3, d2, d2, False, chosen_from & half)
                 for p in range(4):
                     out_scores[i, c, p] = scores[p]

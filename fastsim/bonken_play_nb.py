@@ -20,7 +20,7 @@ from .trick import NATURAL_ORDER, trick_so_far_nb
 
 
 @njit(cache=True)
-def decide_card_nb(pol, seed, deal, contract, p, hand, legal, after_broken, t, leader, tc, tn,
+def decide_card_nb(pol, seed, deal, contract, p, hand, legal, rv, t, leader, tc, tn,
                    played, broken, taken, scores, voids, worlds):
     """The card policy ``pol`` plays for position ``p`` with ``tc[:tn]`` on the table, keyed
     like the simulator's deal ``deal`` of run ``seed``."""
@@ -28,26 +28,26 @@ def decide_card_nb(pol, seed, deal, contract, p, hand, legal, after_broken, t, l
     trump = trump_of_nb(contract)
     led, winner, _, _, _ = trick_so_far_nb(tc, tn, leader, 4, trump, NATURAL_ORDER)
     return seat_card_nb(pol, dkey, contract, p, hand, legal, tn, led, winner, trump,
-                        penalty_mask_nb(contract), after_broken, t, leader, tc, played, broken,
+                        penalty_mask_nb(contract), rv, t, leader, tc, played, broken,
                         taken, scores, voids, worlds)
 
 
 @njit(cache=True, inline="always")
 def policy_hook_nb(ctx, contract, p, hand, legal, j, led, winner, win_pos, trump, danger,
-                   after_broken, t, leader, tc, played, broken, taken, scores, voids,
+                   rv, t, leader, tc, played, broken, taken, scores, voids,
                    chooser_played, pols):
     """Card hook: one policy for everyone (``ctx``: policy, deal key, worlds)."""
     pol, dkey, worlds = ctx
     return seat_card_nb(pol, dkey, contract, p, hand, legal, j, led, winner, trump, danger,
-                        after_broken, t, leader, tc, played, broken, taken, scores, voids, worlds)
+                        rv, t, leader, tc, played, broken, taken, scores, voids, worlds)
 
 
 @njit(cache=True)
-def rollout_policy_nb(dkey, pol, contract, hands, after_broken, t0, leader, tc, tn, played,
+def rollout_policy_nb(dkey, pol, contract, hands, rv, t0, leader, tc, tn, played,
                       broken, taken, scores, voids, worlds):
     """Finish a round from trick ``t0`` exactly as the engine's play loop does, everyone
     playing ``pol``; adds the remaining penalties/gains to ``scores``."""
-    play_on_nb(policy_hook_nb, (pol, dkey, worlds), contract, hands, tc, after_broken, t0,
+    play_on_nb(policy_hook_nb, (pol, dkey, worlds), contract, hands, tc, rv, t0,
                leader, tc, tn, played, broken, taken, np.int64(0), scores, voids, True)
 
 
@@ -79,7 +79,7 @@ def sample_worlds_nb(seed, me, hand, played, t, leader, tn, voids, contract, cho
 
 
 @njit(cache=True, inline="always")
-def world_hook_nb(wctx, wkey, world):
+def world_hook_nb(wctx, rv, wkey, world):
     """World hook of the play query (:func:`fastsim.play_nb.query_chunk_nb`)."""
     me, hand, unseen, t, leader, tn, svoids, contract, chosen_from, chooser_played = wctx
     return _world_nb(wkey, me, hand, unseen, t, leader, tn, svoids, contract, chosen_from,
@@ -87,15 +87,15 @@ def world_hook_nb(wctx, wkey, world):
 
 
 @njit(cache=True, inline="always")
-def query_nb(finish_fn, fctx, seed, contract, me, hand, cards, after_broken, t, leader, tc, tn,
+def query_nb(finish_fn, fctx, seed, contract, me, hand, cards, rv, t, leader, tc, tn,
              played, broken, taken, scores, voids, svoids, start, count, chunk, out_logw,
              out_scores, chosen_from, chooser_played):
     """The play query (:func:`play_query_nb`, :func:`play_query_policy_nb`,
     :func:`fastsim.bonken_strong_nb.play_query_strong_nb`) through the games' one query loop
     (:func:`fastsim.play_nb.query_chunk_nb`): worlds ``start .. start+count``
     (:func:`_world_nb`), finished by the hook ``finish_fn`` (its context: the position
-    ``(contract, me, after_broken, t, leader, broken, taken, voids, chooser_played)`` and
-    ``fctx``; it returns my round score, ``out_scores[i, k]`` for card k: here the count the
+    ``(contract, me, t, leader, broken, taken, voids, chooser_played)``, ``fctx`` and the
+    variant tuple ``rv``; it returns my round score, ``out_scores[i, k]`` for card k: here the count the
     loop writes down is the score too, so both its outputs are ``out_scores``)."""
     unseen = FULL52 & ~(hand | played)
     rkey = run_key_nb(seed)
@@ -103,39 +103,39 @@ def query_nb(finish_fn, fctx, seed, contract, me, hand, cards, after_broken, t, 
     for ci in prange((count + chunk - 1) // chunk):
         query_chunk_nb(world_hook_nb, (me, hand, unseen, t, leader, tn, svoids, contract,
                                        chosen_from, chooser_played),
-                       finish_fn, (contract, me, after_broken, t, leader, broken, taken, voids,
-                                   chooser_played), fctx,
+                       finish_fn, (contract, me, t, leader, broken, taken, voids,
+                                   chooser_played), fctx, rv,
                        rkey, 4, 4, me, hand, cards, scores, tc, tn, played, deals, ci * chunk,
                        min((ci + 1) * chunk, count), out_logw, out_scores, out_scores)
 
 
 @njit(cache=True, inline="always")
-def heuristic_finish_nb(pos, fctx, pkey, c, hands, scores, played, tc, tn, scratch):
+def heuristic_finish_nb(pos, fctx, rv, pkey, c, hands, scores, played, tc, tn, scratch):
     """Finish hook: the heuristic for everyone."""
-    contract, me, after_broken, t, leader, broken, taken, _v, _c = pos
-    rollout_nb(contract, hands, after_broken, t, leader, tc, tn, played, broken, taken, scores)
+    contract, me, t, leader, broken, taken, _v, _c = pos
+    rollout_nb(contract, hands, rv, t, leader, tc, tn, played, broken, taken, scores)
     return scores[me]
 
 
 @njit(cache=True, inline="always")
-def policy_finish_nb(pos, fctx, pkey, c, hands, scores, played, tc, tn, scratch):
+def policy_finish_nb(pos, fctx, rv, pkey, c, hands, scores, played, tc, tn, scratch):
     """Finish hook: policy ``pol`` for everyone (its own key ``pkey``), with the voids shown
     once I play ``c``."""
-    contract, me, after_broken, t, leader, broken, taken, voids, _c = pos
+    contract, me, t, leader, broken, taken, voids, _c = pos
     pol, worlds = fctx
     if pol == POLICY_HEURISTIC:
-        rollout_nb(contract, hands, after_broken, t, leader, tc, tn, played, broken, taken,
+        rollout_nb(contract, hands, rv, t, leader, tc, tn, played, broken, taken,
                    scores)
     else:
         v2 = scratch[0]
         voids_after_nb(4, voids, me, c, tc, tn - 1, v2)
-        rollout_policy_nb(pkey, pol, contract, hands, after_broken, t, leader, tc, tn, played,
+        rollout_policy_nb(pkey, pol, contract, hands, rv, t, leader, tc, tn, played,
                           broken, taken, scores, v2, worlds)
     return scores[me]
 
 
 @njit(cache=True, parallel=True)
-def play_query_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, tn, played,
+def play_query_nb(seed, contract, me, hand, cards, rv, t, leader, tc, tn, played,
                   broken, taken, scores, voids, svoids, pol, worlds, start, count, chunk,
                   out_logw, out_scores, chosen_from, chooser_played):
     """(Heuristic only: ``pol`` and ``worlds`` are ignored, so that this kernel stays small and
@@ -147,13 +147,13 @@ def play_query_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, 
     following (the engine's bookkeeping, for pimc); ``svoids``: everything known, for
     sampling (a restricted heart lead shows a hand of hearts only); ``chosen_from``,
     ``chooser_played``: the chooser's choice that weighs the worlds (:func:`_world_nb`)."""
-    query_nb(heuristic_finish_nb, 0, seed, contract, me, hand, cards, after_broken, t, leader,
+    query_nb(heuristic_finish_nb, 0, seed, contract, me, hand, cards, rv, t, leader,
              tc, tn, played, broken, taken, scores, voids, svoids, start, count, chunk, out_logw,
              out_scores, chosen_from, chooser_played)
 
 
 @njit(cache=True, parallel=True)
-def play_query_policy_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, tn, played,
+def play_query_policy_nb(seed, contract, me, hand, cards, rv, t, leader, tc, tn, played,
                          broken, taken, scores, voids, svoids, pol, worlds, start, count, chunk,
                          out_logw, out_scores, chosen_from, chooser_played):
     """(Any policy; :func:`play_query_nb` is the small, fast-compiling heuristic-only twin with the
@@ -164,7 +164,7 @@ def play_query_policy_nb(seed, contract, me, hand, cards, after_broken, t, leade
     weight. ``voids``: the suits shown by not following (the engine's bookkeeping, for
     pimc); ``svoids``: everything known, for sampling (a restricted heart lead shows a hand
     of hearts only); ``chosen_from``, ``chooser_played``: as :func:`play_query_nb`'s."""
-    query_nb(policy_finish_nb, (pol, worlds), seed, contract, me, hand, cards, after_broken, t,
+    query_nb(policy_finish_nb, (pol, worlds), seed, contract, me, hand, cards, rv, t,
              leader, tc, tn, played, broken, taken, scores, voids, svoids, start, count, chunk,
              out_logw, out_scores, chosen_from, chooser_played)
 

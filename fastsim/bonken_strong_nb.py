@@ -75,7 +75,7 @@ def chooser_logp_nb(hand, avail, chosen, t_neg, t_trump):
 
 
 @njit(cache=True)
-def choice_values_nb(dkey, hand, avail, after_broken, n_worlds, relative, out):
+def choice_values_nb(dkey, hand, avail, rv, n_worlds, relative, out):
     """``out[c]``: the summed objective of contract ``c`` (bit of ``avail``) over the choice
     search's ``n_worlds`` worlds (relative: 4·mine − the round's sum, i.e. 3 × my score
     minus the others' mean; else my score)."""
@@ -100,7 +100,7 @@ def choice_values_nb(dkey, hand, avail, after_broken, n_worlds, relative, out):
             if c == DOMINO:
                 play_domino_nb(dkey, h2, pol, sc, dm, d1, False)
             else:
-                rollout_nb(c, h2, after_broken, 0, 0, tc, 0, np.int64(0), False, np.int64(0), sc)
+                rollout_nb(c, h2, rv, 0, 0, tc, 0, np.int64(0), False, np.int64(0), sc)
             if relative:
                 out[c] += 4 * sc[CHOOSER] - (sc[0] + sc[1] + sc[2] + sc[3])
             else:
@@ -108,12 +108,12 @@ def choice_values_nb(dkey, hand, avail, after_broken, n_worlds, relative, out):
 
 
 @njit(cache=True)
-def strong_choose_nb(dkey, hand, avail, after_broken, n_worlds, relative):
+def strong_choose_nb(dkey, hand, avail, rv, n_worlds, relative):
     """The contract strong chooses from the bit set ``avail`` (ties: the lowest id)."""
     if popcount_nb(avail) == 1:
         return lowest_nb(avail)
     vals = np.empty(12, dtype=np.int64)
-    choice_values_nb(dkey, hand, avail, after_broken, n_worlds, relative, vals)
+    choice_values_nb(dkey, hand, avail, rv, n_worlds, relative, vals)
     best = -1
     for c in range(12):
         if (avail >> c) & 1 and (best < 0 or vals[c] > vals[best]):
@@ -158,40 +158,40 @@ def strong_worlds_nb(dkey, contract, me, hand, t, leader, tn, played, voids, wor
 
 
 @njit(cache=True)
-def strong_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, tn, played,
+def strong_card_nb(dkey, contract, me, hand, legal, rv, t, leader, tc, tn, played,
                    broken, taken, scores, voids, worlds, chosen_from, chooser_played):
     """strong's card: pimc over the ``PLAY_WORLDS × worlds`` worlds of
     :func:`strong_worlds_nb` (each finished by the heuristic, my own round score); exactly
     pimc with that many worlds for the chooser or when nobody chose."""
     worlds = PLAY_WORLDS * worlds
     if me == CHOOSER or popcount_nb(chosen_from) <= 1:
-        return pimc_card_nb(dkey, contract, me, hand, legal, after_broken, t, leader, tc, tn,
+        return pimc_card_nb(dkey, contract, me, hand, legal, rv, t, leader, tc, tn,
                             played, broken, taken, scores, voids, worlds)
     kept = np.empty((worlds, 4), dtype=np.int64)
     mult = np.empty(worlds, dtype=np.int64)
     k, _ = strong_worlds_nb(dkey, contract, me, hand, t, leader, tn, played, voids, worlds,
                             chosen_from, chooser_played, TEMP_NEGATIVE, TEMP_TRUMP, kept, mult)
-    return best_card_nb(contract, me, hand, legal, kept, mult, k, after_broken, t, leader, tc, tn,
+    return best_card_nb(contract, me, hand, legal, kept, mult, k, rv, t, leader, tc, tn,
                         played, broken, taken, scores)
 
 
 @njit(cache=True)
-def strong_decide_nb(seed, deal, contract, me, hand, legal, after_broken, t, leader, tc, tn,
+def strong_decide_nb(seed, deal, contract, me, hand, legal, rv, t, leader, tc, tn,
                      played, broken, taken, scores, voids, worlds, chosen_from, chooser_played):
     """:func:`strong_card_nb` keyed like the simulator's deal ``deal`` of run ``seed`` (the
     engine's branch: a single legal card is played without search)."""
     if popcount_nb(legal) == 1:
         return lowest_nb(legal)
     return strong_card_nb(deal_key_nb(run_key_nb(seed), deal), contract, me, hand, legal,
-                          after_broken, t, leader, tc, tn, played, broken, taken, scores, voids,
+                          rv, t, leader, tc, tn, played, broken, taken, scores, voids,
                           worlds, chosen_from, chooser_played)
 
 
 @njit(cache=True)
-def strong_choose_decide_nb(seed, deal, hand, avail, after_broken, worlds):
+def strong_choose_decide_nb(seed, deal, hand, avail, rv, worlds):
     """The engine's strong contract choice for deal ``deal`` of run ``seed`` (``worlds``:
     the card-play worlds; the search uses ``CHOICE_WORLDS ×`` that)."""
-    return strong_choose_nb(deal_key_nb(run_key_nb(seed), deal), hand, avail, after_broken,
+    return strong_choose_nb(deal_key_nb(run_key_nb(seed), deal), hand, avail, rv,
                             CHOICE_WORLDS * worlds, RELATIVE)
 
 
@@ -199,51 +199,51 @@ def strong_choose_decide_nb(seed, deal, hand, avail, after_broken, worlds):
 
 @njit(cache=True, inline="always")
 def strong_hook_nb(ctx, contract, p, hand, legal, j, led, winner, win_pos, trump, danger,
-                   after_broken, t, leader, tc, played, broken, taken, scores, voids,
+                   rv, t, leader, tc, played, broken, taken, scores, voids,
                    chooser_played, pol):
     """Card hook: strong for everyone (``ctx``: deal key, worlds, the contracts the chooser
     chose from); a single legal card without search, as in the engine."""
     dkey, worlds, chosen_from = ctx
     if popcount_nb(legal) > 1:
-        return strong_card_nb(dkey, contract, p, hand, legal, after_broken, t, leader, tc, j,
+        return strong_card_nb(dkey, contract, p, hand, legal, rv, t, leader, tc, j,
                               played, broken, taken, scores, voids, worlds, chosen_from,
                               chooser_played)
     return heuristic_card_nb(contract, hand, legal, j, led, winner, trump, danger, played)
 
 
 @njit(cache=True)
-def rollout_strong_nb(dkey, contract, hands, after_broken, t0, leader, tc, tn, played, broken,
+def rollout_strong_nb(dkey, contract, hands, rv, t0, leader, tc, tn, played, broken,
                       taken, scores, voids, worlds, chosen_from, chooser_played):
     """Finish a round from trick ``t0`` as the engine's play loop does with everyone playing
     strong (:func:`fastsim.bonken_play_nb.rollout_policy_nb` for strong); adds the remaining
     penalties/gains to ``scores``."""
-    play_on_nb(strong_hook_nb, (dkey, worlds, chosen_from), contract, hands, tc, after_broken,
+    play_on_nb(strong_hook_nb, (dkey, worlds, chosen_from), contract, hands, tc, rv,
                t0, leader, tc, tn, played, broken, taken, chooser_played, scores, voids, True)
 
 
 @njit(cache=True, inline="always")
-def strong_finish_nb(pos, fctx, pkey, c, hands, scores, played, tc, tn, scratch):
+def strong_finish_nb(pos, fctx, rv, pkey, c, hands, scores, played, tc, tn, scratch):
     """Finish hook of the play query (:func:`fastsim.bonken_play_nb.query_nb`): strong for
     everyone (my card ``c`` counts as the chooser's when I am the chooser)."""
-    contract, me, after_broken, t, leader, broken, taken, voids, chooser_played = pos
+    contract, me, t, leader, broken, taken, voids, chooser_played = pos
     worlds, chosen_from = fctx
     v2 = scratch[0]
     voids_after_nb(4, voids, me, c, tc, tn - 1, v2)
     cp = chooser_played | ((np.int64(1) << c) if me == CHOOSER else np.int64(0))
-    rollout_strong_nb(pkey, contract, hands, after_broken, t, leader, tc, tn, played, broken,
+    rollout_strong_nb(pkey, contract, hands, rv, t, leader, tc, tn, played, broken,
                       taken, scores, v2, worlds, chosen_from, cp)
     return scores[me]
 
 
 @njit(cache=True, parallel=True)
-def play_query_strong_nb(seed, contract, me, hand, cards, after_broken, t, leader, tc, tn, played,
+def play_query_strong_nb(seed, contract, me, hand, cards, rv, t, leader, tc, tn, played,
                          broken, taken, scores, voids, svoids, worlds, chosen_from,
                          chooser_played, start, count, chunk, out_logw, out_scores):
     """:func:`fastsim.bonken_play_nb.play_query_policy_nb` with everyone playing strong (the
     same worlds, weights and policy keys); ``chosen_from`` / ``chooser_played`` as in
     :func:`strong_card_nb`, and, as there, they weigh the query's own worlds."""
     query.query_nb(strong_finish_nb, (worlds, chosen_from), seed, contract, me, hand, cards,
-                   after_broken, t, leader, tc, tn, played, broken, taken, scores, voids, svoids,
+                   rv, t, leader, tc, tn, played, broken, taken, scores, voids, svoids,
                    start, count, chunk, out_logw, out_scores, chosen_from, chooser_played)
 
 

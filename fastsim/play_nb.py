@@ -217,26 +217,26 @@ WORLD_SALT = 7_000_000   # deal-key index of a play-query world's policy randomn
 
 
 @njit(cache=True, inline="always")
-def query_chunk_nb(world_fn, wctx, finish_fn, pos, fctx, rkey, seats, n, me, hand, cards, counts, tc,
-                   tn, played, deals, lo, hi, out_logw, out_counts, out_values):
+def query_chunk_nb(world_fn, wctx, finish_fn, pos, fctx, rv, rkey, seats, n, me, hand, cards,
+                   counts, tc, tn, played, deals, lo, hi, out_logw, out_counts, out_values):
     """The play queries' loop over a chunk of worlds, written once (Boerenbridge's and
     Bonken's; the kernel runs the chunks ``lo .. hi`` in parallel, its contexts built in the
-    parallel loop): world ``deals[i]`` of the run key ``rkey`` drawn by ``world_fn(wctx,
+    parallel loop): world ``deals[i]`` of the run key ``rkey`` drawn by ``world_fn(wctx, rv,
     wkey, world)`` (its log weight into ``out_logw[i]``; -inf: not played), then finished
-    once per candidate card ``c = cards[k]`` by ``finish_fn(pos, fctx, pkey, c, hands, counts,
-    played, tc, tn, scratch)`` (``pos``: the position, the game's tuple), which returns my value (``out_values[i, k]``; my count, as
+    once per candidate card ``c = cards[k]`` by ``finish_fn(pos, fctx, rv, pkey, c, hands,
+    counts, played, tc, tn, scratch)`` (``rv``: the game's variant tuple) (``pos``: the position, the game's tuple), which returns my value (``out_values[i, k]``; my count, as
     the finish left it: ``out_counts[i, k]``), from the state after ``c`` (:func:`branch_nb`:
     ``hands`` and the per-position ``counts`` copied, ``tc[:tn]`` the trick with ``c``;
     ``pkey``: the world's policy key, the same for every card; ``scratch``: two rows of
     ``seats``; ``n`` of them are the positions). The outputs are arguments, not parts of a
     context tuple (numba drops writes through a tuple's array inside a parallel loop), and
     the contexts are flat tuples (a tuple taken from a tuple there trips numba's array
-    analysis)."""
+    analysis: so the variant tuple is an argument of its own)."""
     buf = np.empty((6, seats), dtype=np.int64)   # world, hands, counts, trick, scratch
     world, h2, counts2, tc2 = buf[0], buf[1], buf[2], buf[3]
     for i in range(lo, hi):
         wkey = deal_key_nb(rkey, deals[i])
-        logw = world_fn(wctx, wkey, world)
+        logw = world_fn(wctx, rv, wkey, world)
         out_logw[i] = logw
         if logw == -np.inf:
             continue
@@ -244,7 +244,7 @@ def query_chunk_nb(world_fn, wctx, finish_fn, pos, fctx, rkey, seats, n, me, han
         for k in range(cards.shape[0]):
             c = cards[k]
             branch_nb(n, world, me, hand, c, counts, tc, tn, h2, counts2, tc2)
-            v = finish_fn(pos, fctx, pkey, c, h2, counts2, played | (np.int64(1) << c), tc2, tn + 1,
-                          buf[4:6])
+            v = finish_fn(pos, fctx, rv, pkey, c, h2, counts2, played | (np.int64(1) << c), tc2,
+                          tn + 1, buf[4:6])
             out_counts[i, k] = counts2[me]
             out_values[i, k] = v

@@ -6,7 +6,7 @@ import pytest
 from fastsim import boerenbridge as bb
 from fastsim import boerenbridge_nb as nb
 from fastsim import boerenbridge_strong_nb as st
-from fastsim.boerenbridge_schema import MAX_SEATS, STRONG_CANDIDATES
+from fastsim.boerenbridge_schema import MAX_SEATS, STRONG_CANDIDATES, build_rules
 from fastsim.pimc_nb import distinct_cards_nb
 from fastsim.play_nb import FULL52
 
@@ -48,11 +48,14 @@ def _positions(n=4, h=8, deals=12, seed=5, variants=()):
     return out
 
 
-def _rebid(n, h, dealt, trump, bids, dealer_rule=True):
+RV = build_rules(players=4, hand_size=8).flags     # the kernels' variant tuple: the standard game
+
+
+def _rebid(n, h, dealt, trump, bids, rv=RV):
     """Every position's heuristic bid on its dealt hand, after the recorded bids before it."""
     s, got = 0, []
     for q in range(n):
-        f = int(nb.forbidden_bid_nb(h, s, dealer_rule)) if q == n - 1 else -1
+        f = int(nb.forbidden_bid_nb(h, s, rv)) if q == n - 1 else -1
         got.append(int(nb.heuristic_bid_nb(np.int64(dealt[q]), np.int64(trump), n, h, q, s, f,
                                            False)))
         s += int(bids[q])
@@ -70,7 +73,7 @@ def test_deterministic_bidder_worlds_rebid_exactly():
         for lam, worlds in ((np.inf, 16), (0.0, 16)):
             out = np.zeros((worlds, MAX_SEATS), dtype=np.int64)
             ess = st.card_worlds_nb(np.uint64(77 + t), n, h, me, np.int64(hand), unseen, t,
-                                    leader, tn, voids, pl_by, np.int64(trump), bids, True,
+                                    leader, tn, voids, pl_by, np.int64(trump), bids, RV,
                                     False, worlds, STRONG_CANDIDATES, lam, out)
             for w in range(worlds):
                 dealt = [int(out[w, q]) | int(pl_by[q]) for q in range(n)]
@@ -100,7 +103,7 @@ def test_bid_worlds_agree_with_the_earlier_bids():
         for me in range(1, 5):
             out = np.zeros((8, MAX_SEATS), dtype=np.int64)
             ess = st.bid_worlds_nb(np.uint64(r), 5, 6, me, np.int64(hands[me]), turned,
-                                   np.int64(trump), bids, True, False, 8, 4, np.inf, out)
+                                   np.int64(trump), bids, RV, False, 8, 4, np.inf, out)
             for w in range(8):
                 assert out[w, me] == hands[me]
                 assert not int(np.bitwise_or.reduce(out[w, :5])) >> turned & 1
@@ -119,7 +122,7 @@ def test_world_cards_are_the_unseen_ones():
         unseen = int(FULL52 & ~(hand | played))
         out = np.zeros((32, MAX_SEATS), dtype=np.int64)
         st.card_worlds_nb(np.uint64(t), n, h, me, np.int64(hand), np.int64(unseen), t, leader,
-                          tn, voids, pl_by, np.int64(trump), bids, True, False, 32, 4, 1.0, out)
+                          tn, voids, pl_by, np.int64(trump), bids, RV, False, 32, 4, 1.0, out)
         for w in range(32):
             seen = 0
             for q in range(n):

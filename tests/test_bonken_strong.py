@@ -14,6 +14,7 @@ from fastsim.common import POLICIES as SHARED
 from fastsim.rng import deal_key_nb, run_key_nb
 
 RULES = build_rules()
+RV = RULES.flags     # the kernels' variant tuple (hearts_lead restricted)
 W = 16
 
 
@@ -153,8 +154,8 @@ def test_choice_values_relative_is_four_times_mine_minus_the_round_total():
         avail = 0x7F if i % 2 == 0 else 0xF80
         rel = np.zeros(12, dtype=np.int64)
         own = np.zeros(12, dtype=np.int64)
-        snb.choice_values_nb(_dkey(1, i), np.int64(hand), np.int64(avail), False, 20, True, rel)
-        snb.choice_values_nb(_dkey(1, i), np.int64(hand), np.int64(avail), False, 20, False, own)
+        snb.choice_values_nb(_dkey(1, i), np.int64(hand), np.int64(avail), RV, 20, True, rel)
+        snb.choice_values_nb(_dkey(1, i), np.int64(hand), np.int64(avail), RV, 20, False, own)
         for c in range(12):
             if avail >> c & 1:
                 assert rel[c] == 4 * own[c] - 20 * CONTRACT_TOTAL[c]
@@ -168,13 +169,13 @@ def test_strong_choice_is_available_and_the_best_searched_value():
     for i in range(40):
         hand = _hands(rng)[1]
         avail = _random_avail(rng)
-        c = snb.strong_choose_nb(_dkey(2, i), np.int64(hand), np.int64(avail), False, 16, True)
+        c = snb.strong_choose_nb(_dkey(2, i), np.int64(hand), np.int64(avail), RV, 16, True)
         assert avail >> c & 1
         vals = np.zeros(12, dtype=np.int64)
-        snb.choice_values_nb(_dkey(2, i), np.int64(hand), np.int64(avail), False, 16, True, vals)
+        snb.choice_values_nb(_dkey(2, i), np.int64(hand), np.int64(avail), RV, 16, True, vals)
         best = max(vals[x] for x in range(12) if avail >> x & 1)
         assert vals[c] == best and all(vals[x] < best for x in range(c) if avail >> x & 1)
-    assert snb.strong_choose_nb(_dkey(2, 0), np.int64(hand), np.int64(1 << 5), False, 16, True) == 5
+    assert snb.strong_choose_nb(_dkey(2, 0), np.int64(hand), np.int64(1 << 5), RV, 16, True) == 5
 
 
 def _games(n, policies, threads, chunk=None, **kw):

@@ -128,7 +128,7 @@ def heuristic_bids_match(state, world):
     s = 0
     for p in range(state.n):
         if p != state.position:
-            f = nb.forbidden_bid_nb(state.h, s, r.dealer_rule) if p == state.n - 1 else -1
+            f = nb.forbidden_bid_nb(state.h, s, r.flags) if p == state.n - 1 else -1
             b = nb.heuristic_bid_nb(int(world[p]) | state.played_by[p], state.trump, state.n,
                                     state.h, p, s, f, state.is_blind)
             if b != state.bids[p]:
@@ -489,7 +489,7 @@ def test_small_heuristic_kernels_equal_the_general_ones(monkeypatch):
         general = pq.decide_card_nb(POLICIES["heuristic"], np.uint64(0), np.int64(0), s.n, s.h,
                                     s.position, a["hand"], np.int64(s._legal_mask()), s.turned,
                                     s.trump, a["played"], a["bids"], a["won"], s.t, s.leader,
-                                    a["tc"], a["tn"], a["voids"], a["played_by"], 0,
-                                    r.bauer_bonus, r.dealer_rule, s.is_blind, np.int64(4))
+                                    a["tc"], a["tn"], a["voids"], a["played_by"], r.flags,
+                                    s.is_blind, np.int64(4))
         assert general == card
         assert play_query(None, None, None, None, None, state=s, samples=50) == out

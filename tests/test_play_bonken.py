@@ -254,7 +254,7 @@ def test_small_heuristic_kernels_equal_the_general_ones(monkeypatch):
     for s, (card, out) in zip(states, small):
         a = s.kernel_args()
         assert pq.decide_card_nb(1, np.uint64(0), np.int64(0), s.contract, s.position, a["hand"],
-                                 np.int64(s._legal_mask()), s.rules.hearts_after_broken, s.t,
+                                 np.int64(s._legal_mask()), s.rules.flags, s.t,
                                  s.leader, a["tc"], a["tn"], a["played"], a["broken"],
                                  a["taken"], a["scores"], a["voids"], np.int64(2)) == card
         assert play_query(None, None, None, state=s, samples=40) == out
