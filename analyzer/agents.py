@@ -525,8 +525,7 @@ class KlaverjassenCallState(_DecisionBeforePlay):
             from fastsim.klaverjassen_strong_nb import decide_call_nb
             r = self.rules
             return int(decide_call_nb(check_seed(seed), np.int64(deal), np.int64(self.position),
-                                      np.int64(self.hand), self.forced, r.amsterdam,
-                                      r.undertrump_forced, r.all_100,
+                                      np.int64(self.hand), self.forced, r.flags,
                                       np.int64(PIMC_WORLDS if worlds is None else worlds)))
         if policy == "random":
             dkey = _dkey(seed, deal)

@@ -19,10 +19,11 @@ def _trick_state(cards, trump):
     return led, winner, wpos, hi
 
 
-def roem_items(cards, trump, all_100, notation="en"):
-    """The roem of a trick, item by item: [{"name", "points"}] (a rank in ``notation``)."""
+def roem_items(cards, trump, rv, notation="en"):
+    """The roem of a trick, item by item: [{"name", "points"}] (a rank in ``notation``;
+    ``rv``: the variant tuple, ``Rules.flags``)."""
     mask = np.int64(mask_of(cards))
-    run, stuk, four = knb.roem_parts_nb(mask, trump, all_100)
+    run, stuk, four = knb.roem_parts_nb(mask, trump, rv)
     items = []
     if run:
         items.append({"name": "four in a row" if run == 50 else "three in a row", "points": int(run)})
@@ -38,8 +39,7 @@ def legal_rule(hand, trick, trump, rules):
     """Legal cards (codes) and the obligation that applies (docs/rules.md §2)."""
     led, winner, wpos, hi = _trick_state(trick, trump)
     pw = bool(trick) and wpos == len(trick) - 2
-    legal = knb.legal_nb(np.int64(mask_of(hand)), led, trump, hi, pw, rules.amsterdam,
-                         rules.undertrump_forced)
+    legal = knb.legal_nb(np.int64(mask_of(hand)), led, trump, hi, pw, rules.flags)
     legal = [c for c in sorted(hand) if int(legal) >> c & 1]
     trumps = [c for c in hand if c >> 4 == trump]
     if not trick:
@@ -83,7 +83,7 @@ def explain_klaverjassen(trump, trick, hand=None, variants=(), notation="en"):
                              "which cards may be played to a partial trick)")
         led, winner, wpos, hi = _trick_state(cards, t)
         pts = sum(int(knb.points_nb(c, t)) for c in cards)
-        items = roem_items(cards, t, rules.all_100, notation)
+        items = roem_items(cards, t, rules.flags, notation)
         return {"winner": wpos, "winner_card": card_str(cards[wpos], notation),
                 "card_points": pts, "roem": sum(i["points"] for i in items), "roem_items": items,
                 "last_trick_bonus": LAST_TRICK}

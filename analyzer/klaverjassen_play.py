@@ -187,10 +187,9 @@ class KlaverjassenInfoState(TrickInfoState):
         return self.forbid[q]
 
     def _own_legal_mask(self):
-        r = self.rules
         return int(pq.legal_here_nb(np.int64(self.hand), _arr(self.current), len(self.current),
                                     self.leader, self.trump, TEAM_OF_POS, self.position,
-                                    r.amsterdam, r.undertrump_forced))
+                                    self.rules.flags))
 
     def _illegal_why(self, cs):
         hi = self._trick_state()[3]
@@ -222,7 +221,7 @@ class KlaverjassenInfoState(TrickInfoState):
             team = int(TEAM_OF_POS[w])
             cp, rm = list(self.team_cp), list(self.team_rm)
             cp[team] += pts
-            rm[team] += int(pq.roem_nb(np.int64(mask), self.trump, self.rules.all_100))
+            rm[team] += int(pq.roem_nb(np.int64(mask), self.trump, self.rules.flags))
             s.team_cp, s.team_rm = tuple(cp), tuple(rm)
             self._close_trick(s, cur, w)
         else:
@@ -245,19 +244,18 @@ class KlaverjassenInfoState(TrickInfoState):
         if policy == "heuristic":
             return int(pq.decide_heuristic_nb(p, a["hand"], self.trump, TEAM_OF_POS,
                                               self.playing, self.leader, a["tc"], a["tn"],
-                                              a["played"], a["cp"], a["rm"], r.amsterdam,
-                                              r.undertrump_forced, r.all_100))
+                                              a["played"], a["cp"], a["rm"], r.flags))
         if policy == "strong":
             return int(pq.decide_strong_card_nb(
                 POLICIES[policy], check_seed(seed), np.int64(deal), p, a["hand"], self.trump,
                 TEAM_OF_POS, self.playing, self.t, self.leader, a["tc"], a["tn"], a["played"],
                 a["won"], a["cp"], a["rm"], a["voids"].copy(), a["played_by"], a["calls"],
-                a["ncalls"], r.amsterdam, r.undertrump_forced, r.all_100, np.int64(worlds)))
+                a["ncalls"], r.flags, np.int64(worlds)))
         return int(pq.decide_card_nb(POLICIES[policy], check_seed(seed), np.int64(deal), p,
                                      a["hand"], self.trump, TEAM_OF_POS, self.playing, self.t,
                                      self.leader, a["tc"], a["tn"], a["played"], a["won"],
-                                     a["cp"], a["rm"], a["voids"].copy(), r.amsterdam,
-                                     r.undertrump_forced, r.all_100, np.int64(worlds)))
+                                     a["cp"], a["rm"], a["voids"].copy(), r.flags,
+                                     np.int64(worlds)))
 
     def final_scores(self):
         """Banked points per position-team once the deal is over (nat and pit included)."""
@@ -353,7 +351,7 @@ def play_query(hand, trump, caller, position, history="", samples=None,
         seed_u, state.position, a["hand"], cards, state.trump, TEAM_OF_POS,
         state.playing, state.t, state.leader, a["tc"], a["tn"], a["played"],
         a["won"], a["cp"], a["rm"], a["voids"], a["forbid"], POLICIES[policy],
-        r.amsterdam, r.undertrump_forced, r.all_100, np.int64(worlds), np.int64(z.start),
+        r.flags, np.int64(worlds), np.int64(z.start),
         np.int64(z.stop - z.start), np.int64(CHUNK), lw[z], mine[z], theirs[z], made[z],
         a["played_by"], a["calls"], np.int64(ncalls), np.float64(CALL_SCALE)),
         desc="worlds played")

@@ -87,8 +87,8 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
     # double-dummy variant only deals here and solves below
     def deal_and_play(z):
         knb.trump_query_nb(
-            seed_u, np.int64(mask_of(codes)), position, unseen, forced, pol, rules.amsterdam,
-            rules.undertrump_forced, rules.all_100, worlds, play, deals[z], np.int64(64),
+            seed_u, np.int64(mask_of(codes)), position, unseen, forced, pol, rules.flags,
+            worlds, play, deals[z], np.int64(64),
             r["hands"][z], r["trump"][z], r["team"][z], r["margin"][z], r["nat"][z],
             r["pit"][z])
     if play:

@@ -34,8 +34,7 @@ from fastsim.rng import check_seed, deal_key_nb, run_key_nb  # noqa: E402
 
 
 @njit(cache=True, parallel=True)
-def duplicate_nb(seed, n, dealer, new_def, new_play, amsterdam, undertrump_forced, all_100,
-                 o_scores, o_team, o_nat):
+def duplicate_nb(seed, n, dealer, new_def, new_play, rv, o_scores, o_team, o_nat):
     """Deals ``0..n-1`` of run ``seed`` (dealer fixed), heuristic calls and cards for all;
     the defenders (``new_def``) and the playing team (``new_play``) with or without the nat
     rule. Scores per team as the engine's ``team_scores``."""
@@ -54,8 +53,7 @@ def duplicate_nb(seed, n, dealer, new_def, new_play, amsterdam, undertrump_force
         sc = np.zeros(2, dtype=np.int64)
         dkey = deal_key_nb(rkey, np.int64(i))
         knb.deal32_nb(dkey, deck, hands)
-        trump, cpos, forced, ncalls = knb.call_trump_nb(dkey, hands, pol, calls, amsterdam,
-                                                        undertrump_forced, all_100, 1)
+        trump, cpos, forced, ncalls = knb.call_trump_nb(dkey, hands, pol, calls, rv, 1)
         playing = tpos[cpos]
         played = np.int64(0)
         leader = 0
@@ -67,12 +65,12 @@ def duplicate_nb(seed, n, dealer, new_def, new_play, amsterdam, undertrump_force
                 # the trick so far as the engine tracks it (its own function)
                 led, winner, win_pos, hi, trick, tp = trick_state_nb(tc, j, leader, trump)
                 pw = win_pos >= 0 and tpos[win_pos] == tpos[p]
-                legal = knb.legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
+                legal = knb.legal_nb(hand, led, trump, hi, pw, rv)
                 new = new_play if tpos[p] == playing else new_def
                 nd = new and knb.nat_defence_nb(cp, rm, playing, tpos[p])
                 c = knb.heuristic_play_nb(hand, legal, j, led, trump, winner, pw, pw, trick, tp,
                                           tpos[p] == playing, knb.FULL32 & ~(hand | played),
-                                          all_100, nd)
+                                          rv, nd)
                 bit = np.int64(1) << c
                 hands[p] = hand & ~bit
                 played |= bit
@@ -82,7 +80,7 @@ def duplicate_nb(seed, n, dealer, new_def, new_play, amsterdam, undertrump_force
                 tp += LAST_TRICK
             tt[tpos[win_pos]] += 1
             cp[tpos[win_pos]] += tp
-            rm[tpos[win_pos]] += knb.roem_nb(trick, trump, all_100)
+            rm[tpos[win_pos]] += knb.roem_nb(trick, trump, rv)
             leader = win_pos
         nat, pit = knb.score_deal_nb(cp, rm, playing, tt, sc)
         o_scores[i, 0] = sc[0]
@@ -96,7 +94,7 @@ def play(seed, n, rules, new_def, new_play):
     team = np.zeros(n, dtype=np.int64)
     nat = np.zeros(n, dtype=np.bool_)
     duplicate_nb(check_seed(seed), np.int64(n), rules.first_dealer, new_def, new_play,
-                 rules.amsterdam, rules.undertrump_forced, rules.all_100, scores, team, nat)
+                 rules.flags, scores, team, nat)
     rows = np.arange(n)
     margin = scores[rows, 1 - team] - scores[rows, team]     # defenders minus playing team
     return scores, team, nat, margin

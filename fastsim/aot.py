@@ -82,12 +82,12 @@ MODULES = {
     }),
     "klaverjassen_play": ("fastsim.klaverjassen_play_nb", {
         "play_query_nb": f"void(u8, i8, i8, {_A}, i8, {_A}, i8, i8, i8, {_A}, i8, i8, {_A}, {_A}, "
-                         f"{_A}, {_A}, {_A}, i8, b1, b1, b1, i8, i8, i8, i8, f8[::1], i2[:, ::1], "
+                         f"{_A}, {_A}, {_A}, i8, {_RV_KJ}, i8, i8, i8, i8, f8[::1], i2[:, ::1], "
                          f"i2[:, ::1], b1[:, ::1], {_A}, {_A}, i8, f8)",
-        "decide_heuristic_nb": f"i8(i8, i8, i8, {_A}, i8, i8, {_A}, i8, i8, {_A}, {_A}, b1, b1, b1)",
-        "legal_here_nb": f"i8(i8, {_A}, i8, i8, i8, {_A}, i8, b1, b1)",
+        "decide_heuristic_nb": f"i8(i8, i8, i8, {_A}, i8, i8, {_A}, i8, i8, {_A}, {_A}, {_RV_KJ})",
+        "legal_here_nb": f"i8(i8, {_A}, i8, i8, i8, {_A}, i8, {_RV_KJ})",
         "trick_state_nb": f"UniTuple(i8, 6)({_A}, i8, i8, i8)",
-        "roem_nb": "i8(i8, i8, b1)",
+        "roem_nb": f"i8(i8, i8, {_RV_KJ})",
     }),
     "bonken_play": ("fastsim.bonken_play_nb", {
         "play_query_nb": f"void(u8, i8, i8, i8, {_A}, {_RV_BO}, i8, i8, {_A}, i8, i8, b1, i8, {_A}, "

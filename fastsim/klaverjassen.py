@@ -60,9 +60,8 @@ def simulate(rules, n, seed=0, policies=None, boompje=False, trump=None, playing
     if n:
         nb.run_deals_nb(
             seed_u, np.int64(n), GAME_DEALS if boompje else 1, rules.first_dealer, policies,
-            -1 if trump is None else int(trump), int(playing_team), rules.amsterdam,
-            rules.undertrump_forced, rules.all_100, np.int64(worlds), np.int64(game_start),
-            np.int64(chunk),
+            -1 if trump is None else int(trump), int(playing_team), rules.flags,
+            np.int64(worlds), np.int64(game_start), np.int64(chunk),
             valid, deals["deal"], deals["game"], deals["deal_no"], deals["dealer"],
             deals["trump"], deals["playing_team"], deals["caller"], deals["forced"],
             deals["nat"], deals["pit"], deals["hands"], deals["tricks"], deals["card_points"],

@@ -70,8 +70,7 @@ def check_position(hands, trump, leader, trick, rules, notation="en"):
         s = (leader + j) % 4
         held = np.int64(masks[s] | (1 << c))
         pw = j > 0 and (wseat & 1) == (s & 1)
-        legal = int(knb.legal_nb(held, led, trump, hi, pw, rules.amsterdam,
-                                 rules.undertrump_forced))
+        legal = int(knb.legal_nb(held, led, trump, hi, pw, rules.flags))
         if not legal >> c & 1:
             raise RulesError(f"illegal trick: seat {s} may not play {card_str(c, notation)} there")
         if j == 0:
@@ -129,8 +128,7 @@ def solve(hands, trump, rules, leader=0, playing_team=0, trick=(), cards=False, 
             if c >> 4 == trump and (hi < 0 or knb.strength_nb(c, trump) > knb.strength_nb(hi, trump)):
                 hi = c
         pw = tn > 0 and (wseat & 1) == (player & 1)
-        legal = int(knb.legal_nb(h[player], led, trump, hi, pw, rules.amsterdam,
-                                 rules.undertrump_forced))
+        legal = int(knb.legal_nb(h[player], led, trump, hi, pw, rules.flags))
         rows = []
         x = legal
         while x:
@@ -164,7 +162,8 @@ def card_margin(h, tr, tn, leader, c, trump, playing_team, flags):
     for x in trick:
         m |= 1 << x
     last = not (h2[0] | h2[1] | h2[2] | h2[3])
-    v = sum(int(knb.points_nb(x, trump)) for x in trick) + int(knb.roem_nb(np.int64(m), trump, flags[2]))
+    rv = tuple(int(f) for f in flags)       # the variant tuple knb takes (Rules.flags)
+    v = sum(int(knb.points_nb(x, trump)) for x in trick) + int(knb.roem_nb(np.int64(m), trump, rv))
     v += 10 if last else 0
     v = v if (wseat & 1) == playing_team else -v
     if last:

@@ -332,7 +332,7 @@ def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, amsterdam, under
         pt0 = points_nb(c0, trump)
         a = max(A, best0)
         best1 = INF
-        x1 = legal_nb(h1, led, trump, hi0, False, amsterdam, undertrump_forced)
+        x1 = legal_nb(h1, led, trump, hi0, False, (amsterdam, undertrump_forced, all_100))
         while x1:
             c1 = lowest_nb(x1)
             x1 &= x1 - 1
@@ -348,7 +348,7 @@ def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, amsterdam, under
             pt1 = pt0 + points_nb(c1, trump)
             b = min(B, best1)
             best2 = -INF
-            x2 = legal_nb(h2, led, trump, hi1, s1 == p0, amsterdam, undertrump_forced)
+            x2 = legal_nb(h2, led, trump, hi1, s1 == p0, (amsterdam, undertrump_forced, all_100))
             while x2:
                 c2 = lowest_nb(x2)
                 x2 &= x2 - 1
@@ -364,7 +364,8 @@ def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, amsterdam, under
                 pt2 = pt1 + points_nb(c2, trump)
                 a2 = max(a, best2)
                 best3 = INF
-                x3 = legal_nb(h3, led, trump, hi2, s2 == p1, amsterdam, undertrump_forced)
+                x3 = legal_nb(h3, led, trump, hi2, s2 == p1,
+                              (amsterdam, undertrump_forced, all_100))
                 m2 = (np.int64(1) << c0) | (np.int64(1) << c1) | (np.int64(1) << c2)
                 while x3:
                     c3 = lowest_nb(x3)
@@ -642,7 +643,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
             player = (leader + tn) & 3
             pw = tn > 0 and (wseat & 1) == (player & 1)
             legal = legal_nb(hands[player], led if tn > 0 else -1, trump, hi, pw,
-                             amsterdam, undertrump_forced)
+                             (amsterdam, undertrump_forced, all_100))
             if mode == 0:
                 legal = reduce_equivalent_nb(legal, hands[player], rem | mask, trump, all_100)
             last_trick = popcount_nb(rem) <= 4

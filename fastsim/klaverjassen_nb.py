@@ -25,6 +25,7 @@ from .klaverjassen_schema import (
     TRUMP_STRENGTH, PLAIN_STRENGTH, TRUMP_POINTS, PLAIN_POINTS, TRUMP_ABOVE, PLAIN_ABOVE,
     CALL_TRUMP_VALUE, CALL_THRESHOLD, POLICY_RANDOM, POLICY_PIMC, POLICY_STRONG, CTR_CALL, CTR_FORCED, CTR_PLAY,
     LAST_TRICK, TOTAL_POINTS, PIT_BONUS, GAME_DEALS, MAX_GAME_DEALS, GAME_STRIDE,
+    F_AMSTERDAM, F_UNDERTRUMP_FORCED, F_ALL_100,
 )
 
 def _run_value(x):
@@ -74,9 +75,11 @@ def beats_nb(card, winner, led, trump):
 # ----------------------------------------------------------------------------- rules
 
 @njit(cache=True)
-def legal_nb(hand, led, trump, hi_trump, partner_winning, amsterdam, undertrump_forced):
+def legal_nb(hand, led, trump, hi_trump, partner_winning, rv):
     """Legal cards (mask). ``led`` = -1 when leading; ``hi_trump`` = the highest trump in
-    the trick so far (card code) or -1."""
+    the trick so far (card code) or -1; ``rv``: the variant tuple (``Rules.flags``; every
+    kernel takes it whole and passes it down, and the rule that a variant changes reads
+    its entry where it is applied, as here ``rv[F_AMSTERDAM]``)."""
     if led < 0:
         return hand
     tmask = suit_mask_nb(trump)
@@ -93,17 +96,17 @@ def legal_nb(hand, led, trump, hi_trump, partner_winning, amsterdam, undertrump_
         return hand
     above = trumps if hi_trump < 0 else trumps & above_nb(hi_trump, trump)
     side = hand & ~tmask
-    if amsterdam and partner_winning:
+    if rv[F_AMSTERDAM] and partner_winning:
         return (side | above) if side else trumps
     if above:
         return above
-    if undertrump_forced:
+    if rv[F_UNDERTRUMP_FORCED]:
         return trumps
     return side if side else trumps
 
 
 @njit(cache=True)
-def roem_parts_nb(cards, trump, all_100):
+def roem_parts_nb(cards, trump, rv):
     """Roem of the cards (mask) of one trick: (run value, stuk value, four-of-a-kind value)."""
     s0 = cards & RANK_MASK
     s1 = (cards >> 16) & RANK_MASK
@@ -117,7 +120,7 @@ def roem_parts_nb(cards, trump, all_100):
     common = s0 & s1 & s2 & s3
     if common:
         r = lowest_nb(common)
-        if all_100:
+        if rv[F_ALL_100]:
             four = 100
         elif r == 9:
             four = 200
@@ -127,8 +130,8 @@ def roem_parts_nb(cards, trump, all_100):
 
 
 @njit(cache=True, inline="always")
-def roem_nb(cards, trump, all_100):
-    a, b, c = roem_parts_nb(cards, trump, all_100)
+def roem_nb(cards, trump, rv):
+    a, b, c = roem_parts_nb(cards, trump, rv)
     return a + b + c
 
 
@@ -195,7 +198,7 @@ def nat_defence_nb(team_cp, team_rm, playing, team):
 
 @njit(cache=True)
 def heuristic_play_nb(hand, legal, j, led, trump, winner, win_mine, partner_winning,
-                      trick, trick_points, my_team_plays, unseen, all_100, nat_defence):
+                      trick, trick_points, my_team_plays, unseen, rv, nat_defence):
     """The heuristic card (docs/klaverjassen.md). ``winner``: current winning card (-1 when
     leading); ``win_mine``: is the current winner me or my partner; ``trick``: mask of the
     cards on the table; ``unseen``: cards not in my hand and not played; ``nat_defence``:
@@ -263,7 +266,7 @@ def heuristic_play_nb(hand, legal, j, led, trump, winner, win_mine, partner_winn
         x &= x - 1
         st = strength_nb(c, trump)
         pc = points_nb(c, trump)
-        r = roem_nb(trick | (np.int64(1) << c), trump, all_100)
+        r = roem_nb(trick | (np.int64(1) << c), trump, rv)
         wins = beats_nb(c, winner, led, trump)
         if last:
             p = trick_points + pc + r
@@ -296,15 +299,14 @@ def deal32_nb(dkey, deck, hands):
 
 
 @njit(cache=True)
-def call_trump_nb(dkey, hands, pol, rec_calls, amsterdam, undertrump_forced, all_100, worlds):
+def call_trump_nb(dkey, hands, pol, rec_calls, rv, worlds):
     """Calling round; returns (trump, caller position, forced, number of calls)."""
     for p in range(4):
         if pol[p] == POLICY_RANDOM:
             k = below_nb(dkey, CTR_CALL + p, 5)
             s = k if k < 4 else -1
         elif pol[p] == POLICY_STRONG:
-            s = strong.strong_call_nb(dkey, p, hands[p], False, amsterdam, undertrump_forced,
-                                      all_100, worlds, strong.STRONG_TAU)
+            s = strong.strong_call_nb(dkey, p, hands[p], False, rv, worlds, strong.STRONG_TAU)
         else:
             s = heuristic_call_nb(hands[p], p, False)
         rec_calls[p] = s
@@ -313,8 +315,7 @@ def call_trump_nb(dkey, hands, pol, rec_calls, amsterdam, undertrump_forced, all
     if pol[0] == POLICY_RANDOM:
         s = below_nb(dkey, CTR_FORCED, 4)
     elif pol[0] == POLICY_STRONG:
-        s = strong.strong_call_nb(dkey, 0, hands[0], True, amsterdam, undertrump_forced,
-                                  all_100, worlds, strong.STRONG_TAU)
+        s = strong.strong_call_nb(dkey, 0, hands[0], True, rv, worlds, strong.STRONG_TAU)
     else:
         s = heuristic_call_nb(hands[0], 0, True)
     rec_calls[4] = s
@@ -322,8 +323,8 @@ def call_trump_nb(dkey, hands, pol, rec_calls, amsterdam, undertrump_forced, all
 
 
 @njit(cache=True)
-def rollout_nb(hands, trump, team_of_pos, playing, t0, leader, tc, tn, played, amsterdam,
-               undertrump_forced, all_100, won, team_cp, team_rm):
+def rollout_nb(hands, trump, team_of_pos, playing, t0, leader, tc, tn, played, rv, won, team_cp,
+               team_rm):
     """Finish a deal with the heuristic for everyone from trick ``t0`` led by ``leader``
     with ``tc[:tn]`` already on the table; adds to ``won``, ``team_cp`` and ``team_rm``."""
     for t in range(t0, 8):
@@ -342,10 +343,10 @@ def rollout_nb(hands, trump, team_of_pos, playing, t0, leader, tc, tn, played, a
             else:
                 hand = hands[p]
                 pw = win_pos >= 0 and team_of_pos[win_pos] == team_of_pos[p]
-                legal = legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
+                legal = legal_nb(hand, led, trump, hi, pw, rv)
                 c = heuristic_play_nb(hand, legal, j, led, trump, winner, pw, pw, trick, tp,
                                       team_of_pos[p] == playing, FULL32 & ~(hand | played),
-                                      all_100, nat_on and team_of_pos[p] != playing)
+                                      rv, nat_on and team_of_pos[p] != playing)
                 hands[p] = hand & ~(np.int64(1) << c)
                 played |= np.int64(1) << c
             trick |= np.int64(1) << c
@@ -363,14 +364,13 @@ def rollout_nb(hands, trump, team_of_pos, playing, t0, leader, tc, tn, played, a
             tp += LAST_TRICK
         won[win_pos] += 1
         team_cp[team_of_pos[win_pos]] += tp
-        team_rm[team_of_pos[win_pos]] += roem_nb(trick, trump, all_100)
+        team_rm[team_of_pos[win_pos]] += roem_nb(trick, trump, rv)
         leader = win_pos
 
 
 @njit(cache=True)
 def card_margins_nb(world, me, hand, cards, n_legal, trump, team_of_pos, playing, t, leader, tc,
-                    tn, played, won, team_cp, team_rm, amsterdam, undertrump_forced, all_100,
-                    h2, w2, cp, rm, tt, sc, tc2, out):
+                    tn, played, won, team_cp, team_rm, rv, h2, w2, cp, rm, tt, sc, tc2, out):
     """``out[k]``: my team's banked score minus the other team's when I play ``cards[k]``
     to ``tc[:tn]`` in ``world`` (the hidden hands) and everyone finishes with the
     heuristic (nat and pit included; ``h2`` … ``tc2``: scratch)."""
@@ -388,8 +388,7 @@ def card_margins_nb(world, me, hand, cards, n_legal, trump, team_of_pos, playing
             tc2[j] = tc[j]
         tc2[tn] = c
         rollout_nb(h2, trump, team_of_pos, playing, t, leader, tc2, tn + 1,
-                   played | (np.int64(1) << c), amsterdam, undertrump_forced, all_100,
-                   w2, cp, rm)
+                   played | (np.int64(1) << c), rv, w2, cp, rm)
         tt[0] = 0
         tt[1] = 0
         for q in range(4):
@@ -400,7 +399,7 @@ def card_margins_nb(world, me, hand, cards, n_legal, trump, team_of_pos, playing
 
 @njit(cache=True)
 def pimc_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, tc, tn, played,
-                 won, team_cp, team_rm, voids, amsterdam, undertrump_forced, all_100, worlds):
+                 won, team_cp, team_rm, voids, rv, worlds):
     """pimc: every legal card scored over ``worlds`` sampled deals of the unseen cards
     (shown voids respected), each finished by the heuristic; the best average of my team's
     banked score minus the other team's (nat and pit included)."""
@@ -425,8 +424,8 @@ def pimc_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, 
     for w in range(worlds):
         draw_world_nb(deal_key_nb(base, w), 4, me, hand, unseen, cap, voids, world)
         card_margins_nb(world, me, hand, cards, n_legal, trump, team_of_pos, playing, t,
-                        leader, tc, tn, played, won, team_cp, team_rm, amsterdam,
-                        undertrump_forced, all_100, h2, w2, cp, rm, tt, sc, tc2, margin)
+                        leader, tc, tn, played, won, team_cp, team_rm, rv, h2, w2, cp, rm, tt, sc,
+                        tc2, margin)
         for k in range(n_legal):
             totals[k] += margin[k]
     return cards[best_index_nb(totals, n_legal)]
@@ -434,24 +433,21 @@ def pimc_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, 
 
 @njit(cache=True)
 def search_card_nb(pol, dkey, p, hand, legal, trump, team_of_pos, playing, t, leader, tc, j,
-                   played, won, team_cp, team_rm, voids, played_by, calls, ncalls, amsterdam,
-                   undertrump_forced, all_100, worlds):
+                   played, won, team_cp, team_rm, voids, played_by, calls, ncalls, rv, worlds):
     """The card of a searching policy (pimc or strong) with more than one legal card: one
     call site in the play loop, so the heuristic's path stays as small as before."""
     if pol == POLICY_STRONG:
         return strong.strong_card_nb(dkey, p, hand, legal, trump, team_of_pos, playing, t,
                                      leader, tc, j, played, won, team_cp, team_rm, voids,
-                                     played_by, calls, ncalls, amsterdam, undertrump_forced,
-                                     all_100, worlds, strong.STRONG_TAU)
+                                     played_by, calls, ncalls, rv, worlds, strong.STRONG_TAU)
     return pimc_card_nb(dkey, p, hand, legal, trump, team_of_pos, playing, t, leader, tc, j,
-                        played, won, team_cp, team_rm, voids, amsterdam, undertrump_forced,
-                        all_100, worlds)
+                        played, won, team_cp, team_rm, voids, rv, worlds)
 
 
 @njit(cache=True)
 def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, played0,
-                amsterdam, undertrump_forced, all_100, worlds, calls, ncalls, scratch, won,
-                team_cp, team_rm, rec_cards, rec_lead, rec_win, rec_pts, rec_roem, record):
+                rv, worlds, calls, ncalls, scratch, won, team_cp, team_rm, rec_cards, rec_lead,
+                rec_win, rec_pts, rec_roem, record):
     """Play tricks ``t0..7`` from the position (``hands`` modified). ``team_of_pos[p]``:
     team of position p; ``playing``: the playing team; ``calls[:ncalls]``: the calling
     round as :func:`call_trump_nb` records it (for strong). Adds to ``won`` (per
@@ -474,19 +470,18 @@ def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, playe
             p = (leader + j) & 3
             hand = hands[p]
             pw = win_pos >= 0 and team_of_pos[win_pos] == team_of_pos[p]
-            legal = legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
+            legal = legal_nb(hand, led, trump, hi, pw, rv)
             if pol[p] == POLICY_RANDOM:
                 c = random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
             elif (pol[p] == POLICY_PIMC or pol[p] == POLICY_STRONG) and popcount_nb(legal) > 1:
                 c = search_card_nb(pol[p], dkey, p, hand, legal, trump, team_of_pos, playing, t,
                                    leader, tc, j, played, won, team_cp, team_rm, voids,
-                                   played_by, calls, ncalls, amsterdam, undertrump_forced,
-                                   all_100, worlds)
+                                   played_by, calls, ncalls, rv, worlds)
             else:
                 c = heuristic_play_nb(hand, legal, j, led, trump, winner, pw,
                                       pw and win_pos != p, trick, tp,
                                       team_of_pos[p] == playing,
-                                      FULL32 & ~(hand | played), all_100,
+                                      FULL32 & ~(hand | played), rv,
                                       nat_on and team_of_pos[p] != playing)
             if j > 0 and (c >> 4) != led:
                 voids[p] |= 1 << led
@@ -510,7 +505,7 @@ def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, playe
                 rec_cards[t, j] = c
         if t == 7:
             tp += LAST_TRICK
-        rm = roem_nb(trick, trump, all_100)
+        rm = roem_nb(trick, trump, rv)
         won[win_pos] += 1
         team_cp[team_of_pos[win_pos]] += tp
         team_rm[team_of_pos[win_pos]] += rm
@@ -548,9 +543,9 @@ def score_deal_nb(team_cp, team_rm, playing, tricks_team, out_scores):
 
 @njit(cache=True, parallel=True)
 def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, fixed_team,
-                 amsterdam, undertrump_forced, all_100, worlds, game_start, chunk,
-                 o_valid, o_deal, o_game, o_dealno, o_dealer, o_trump, o_team, o_caller,
-                 o_forced, o_nat, o_pit, o_hands, o_tricks, o_cp, o_rm, o_scores,
+                 rv, worlds, game_start, chunk, o_valid, o_deal, o_game, o_dealno, o_dealer,
+                 o_trump, o_team, o_caller, o_forced, o_nat, o_pit, o_hands, o_tricks, o_cp,
+                 o_rm, o_scores,
                  g_totals, g_ndeals, g_winners,
                  record, r_calls, r_ncalls, r_cards, r_lead, r_win, r_pts, r_roem):
     """``per_game`` = 1: independent deals (dealer fixed); 16: boompjes (up to 32 deals,
@@ -601,8 +596,7 @@ def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, f
                     forced = False
                     ncalls = 0
                 else:
-                    trump, cpos, forced, ncalls = call_trump_nb(dkey, hands, pol, calls, amsterdam,
-                                                                undertrump_forced, all_100, worlds)
+                    trump, cpos, forced, ncalls = call_trump_nb(dkey, hands, pol, calls, rv, worlds)
                     playing = tpos[cpos]
                     caller = (dealer + 1 + cpos) & 3
                 for p in range(4):
@@ -616,11 +610,11 @@ def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, f
                         r_calls[r, q] = calls[q]
                     r_ncalls[r] = ncalls
                     play_out_nb(dkey, hands, pol, trump, tpos, playing, 0, 0, np.int64(0),
-                                amsterdam, undertrump_forced, all_100, worlds, calls, ncalls,
+                                rv, worlds, calls, ncalls,
                                 scratch, won, cp, rm, r_cards[r], r_lead[r], r_win[r], r_pts[r], r_roem[r], True)
                 else:
                     play_out_nb(dkey, hands, pol, trump, tpos, playing, 0, 0, np.int64(0),
-                                amsterdam, undertrump_forced, all_100, worlds, calls, ncalls,
+                                rv, worlds, calls, ncalls,
                                 scratch, won, cp, rm, r_cards[0], r_lead[0], r_win[0], r_pts[0], r_roem[0], False)
                 tt[0] = 0
                 tt[1] = 0
@@ -688,8 +682,7 @@ def trump_weights_nb(seed, my_pos, unseen, forced, tau, start, count, out_logw, 
 
 
 @njit(cache=True, parallel=True)
-def trump_query_nb(seed, my_hand, my_pos, unseen, forced, pol, amsterdam,
-                   undertrump_forced, all_100, worlds, play, deals, chunk,
+def trump_query_nb(seed, my_hand, my_pos, unseen, forced, pol, rv, worlds, play, deals, chunk,
                    out_hands, out_trump, out_team, out_margin, out_nat, out_pit):
     """Evaluate the sampled deals ``deals[i]`` (deal indices of the run ``seed``) for
     every option: name suit 0..3 (options 0..3) or pass (option 4, not when ``forced``).
@@ -773,7 +766,7 @@ def trump_query_nb(seed, my_hand, my_pos, unseen, forced, pol, amsterdam,
                 rm[0] = 0
                 rm[1] = 0
                 play_out_nb(dkey, hands, pol, trump, tpos, playing, 0, 0, np.int64(0),
-                            amsterdam, undertrump_forced, all_100, worlds, no_calls, 0,
+                            rv, worlds, no_calls, 0,
                             scratch, won, cp, rm, d8, d1, d1, d16, d16, False)
                 tt[0] = won[0] + won[2]
                 tt[1] = won[1] + won[3]

@@ -54,7 +54,7 @@ def trick_state_nb(tc, tn, leader, trump):
 @njit(cache=True, inline="always")
 def policy_card_nb(pol, dkey, p, hand, legal, j, led, winner, win_pos, trick, tp, trump,
                    team_of_pos, playing, t, leader, tc, played, won, team_cp, team_rm, voids,
-                   played_by, calls, ncalls, amsterdam, undertrump_forced, all_100, worlds):
+                   played_by, calls, ncalls, rv, worlds):
     """The engine's policy branch of :func:`fastsim.klaverjassen_nb.play_out_nb`
     (``played_by``, ``calls[:ncalls]``: for strong, as the engine keeps them)."""
     pw = win_pos >= 0 and team_of_pos[win_pos] == team_of_pos[p]
@@ -62,57 +62,54 @@ def policy_card_nb(pol, dkey, p, hand, legal, j, led, winner, win_pos, trick, tp
         return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
     if pol == POLICY_PIMC and popcount_nb(legal) > 1:
         return pimc_card_nb(dkey, p, hand, legal, trump, team_of_pos, playing, t, leader, tc, j,
-                            played, won, team_cp, team_rm, voids, amsterdam, undertrump_forced,
-                            all_100, worlds)
+                            played, won, team_cp, team_rm, voids, rv, worlds)
     if pol == POLICY_STRONG and popcount_nb(legal) > 1:
         return strong_card_nb(dkey, p, hand, legal, trump, team_of_pos, playing, t, leader, tc,
                               j, played, won, team_cp, team_rm, voids, played_by, calls,
-                              ncalls, amsterdam, undertrump_forced, all_100, worlds, STRONG_TAU)
+                              ncalls, rv, worlds, STRONG_TAU)
     return heuristic_play_nb(hand, legal, j, led, trump, winner, pw, pw and win_pos != p, trick,
-                             tp, team_of_pos[p] == playing, FULL32 & ~(hand | played), all_100,
+                             tp, team_of_pos[p] == playing, FULL32 & ~(hand | played), rv,
                              nat_defence_nb(team_cp, team_rm, playing, team_of_pos[p]))
 
 
 @njit(cache=True)
-def legal_here_nb(hand, tc, tn, leader, trump, team_of_pos, p, amsterdam, undertrump_forced):
+def legal_here_nb(hand, tc, tn, leader, trump, team_of_pos, p, rv):
     """Legal cards of position ``p`` holding ``hand`` with ``tc[:tn]`` on the table."""
     led, winner, win_pos, hi, trick, tp = trick_state_nb(tc, tn, leader, trump)
     pw = win_pos >= 0 and team_of_pos[win_pos] == team_of_pos[p]
-    return legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
+    return legal_nb(hand, led, trump, hi, pw, rv)
 
 
 @njit(cache=True)
 def decide_card_nb(pol, seed, deal, p, hand, trump, team_of_pos, playing, t, leader, tc, tn,
-                   played, won, team_cp, team_rm, voids, amsterdam, undertrump_forced, all_100,
-                   worlds):
+                   played, won, team_cp, team_rm, voids, rv, worlds):
     """The card policy ``pol`` (not strong: :func:`decide_strong_card_nb`) plays for
     position ``p`` (keyed like the simulator's deal ``deal`` of run ``seed``)."""
     none = np.zeros(4, dtype=np.int64)
     return decide_strong_card_nb(pol, seed, deal, p, hand, trump, team_of_pos, playing, t,
                                  leader, tc, tn, played, won, team_cp, team_rm, voids, none,
-                                 none, 0, amsterdam, undertrump_forced, all_100, worlds)
+                                 none, 0, rv, worlds)
 
 
 @njit(cache=True)
 def decide_strong_card_nb(pol, seed, deal, p, hand, trump, team_of_pos, playing, t, leader,
                           tc, tn, played, won, team_cp, team_rm, voids, played_by, calls,
-                          ncalls, amsterdam, undertrump_forced, all_100, worlds):
+                          ncalls, rv, worlds):
     """:func:`decide_card_nb` for any policy: ``played_by`` (cards each position played
     this deal) and the calling round ``calls[:ncalls]`` as the engine keeps them."""
     dkey = deal_key_nb(run_key_nb(seed), deal)
     led, winner, win_pos, hi, trick, tp = trick_state_nb(tc, tn, leader, trump)
     pw = win_pos >= 0 and team_of_pos[win_pos] == team_of_pos[p]
-    legal = legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
+    legal = legal_nb(hand, led, trump, hi, pw, rv)
     return policy_card_nb(pol, dkey, p, hand, legal, tn, led, winner, win_pos, trick, tp, trump,
                           team_of_pos, playing, t, leader, tc, played, won, team_cp, team_rm,
-                          voids, played_by, calls, ncalls, amsterdam, undertrump_forced, all_100,
-                          worlds)
+                          voids, played_by, calls, ncalls, rv, worlds)
 
 
 @njit(cache=True)
 def rollout_policy_nb(dkey, pol, hands, trump, team_of_pos, playing, t0, leader, tc, tn,
-                      played, amsterdam, undertrump_forced, all_100, worlds, voids, played_by,
-                      calls, ncalls, won, team_cp, team_rm):
+                      played, rv, worlds, voids, played_by, calls, ncalls, won, team_cp,
+                      team_rm):
     """Finish the deal from trick ``t0`` (``tc[:tn]`` on the table) exactly as the engine's
     play loop does, everyone playing ``pol``; adds to ``won``, ``team_cp``, ``team_rm``
     (``voids`` and ``played_by`` are kept up to date)."""
@@ -123,11 +120,10 @@ def rollout_policy_nb(dkey, pol, hands, trump, team_of_pos, playing, t0, leader,
             p = (leader + j) & 3
             hand = hands[p]
             pw = win_pos >= 0 and team_of_pos[win_pos] == team_of_pos[p]
-            legal = legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
+            legal = legal_nb(hand, led, trump, hi, pw, rv)
             c = policy_card_nb(pol, dkey, p, hand, legal, j, led, winner, win_pos, trick, tp,
                                trump, team_of_pos, playing, t, leader, tc, played, won,
-                               team_cp, team_rm, voids, played_by, calls, ncalls, amsterdam,
-                               undertrump_forced, all_100, worlds)
+                               team_cp, team_rm, voids, played_by, calls, ncalls, rv, worlds)
             if j > 0 and (c >> 4) != led:
                 voids[p] |= 1 << led
             tc[j] = c
@@ -150,7 +146,7 @@ def rollout_policy_nb(dkey, pol, hands, trump, team_of_pos, playing, t0, leader,
             tp += LAST_TRICK
         won[win_pos] += 1
         team_cp[team_of_pos[win_pos]] += tp
-        team_rm[team_of_pos[win_pos]] += roem_nb(trick, trump, all_100)
+        team_rm[team_of_pos[win_pos]] += roem_nb(trick, trump, rv)
         leader = win_pos
 
 
@@ -190,9 +186,8 @@ def sample_worlds_nb(seed, me, hand, played, t, leader, tn, forbid, played_by, c
 
 @njit(cache=True, parallel=True)
 def play_query_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, leader, tc, tn, played,
-                  won, team_cp, team_rm, voids, forbid, pol, amsterdam, undertrump_forced,
-                  all_100, worlds, start, count, chunk, out_logw, out_mine, out_theirs,
-                  out_made, played_by, calls, ncalls, tau):
+                  won, team_cp, team_rm, voids, forbid, pol, rv, worlds, start, count, chunk,
+                  out_logw, out_mine, out_theirs, out_made, played_by, calls, ncalls, tau):
     """(Heuristic only: ``pol`` and ``worlds`` are ignored, so that this kernel stays small and
     compiles fast; :func:`play_query_policy_nb` takes any policy.) Sample worlds ``start ..
     start+count`` for position ``me`` (to move) and finish each once per candidate card
@@ -240,7 +235,7 @@ def play_query_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, leader,
                     v2[me] |= 1 << (tc[0] >> 4)
                 pl = played | (np.int64(1) << c)
                 rollout_nb(h2, trump, team_of_pos, playing, t, leader, tc2, tn + 1, pl,
-                           amsterdam, undertrump_forced, all_100, w2, cp, rm)
+                           rv, w2, cp, rm)
                 tt[0] = 0
                 tt[1] = 0
                 for q in range(4):
@@ -254,9 +249,9 @@ def play_query_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, leader,
 
 @njit(cache=True, parallel=True)
 def play_query_policy_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, leader, tc, tn,
-                         played, won, team_cp, team_rm, voids, forbid, pol, amsterdam,
-                         undertrump_forced, all_100, worlds, start, count, chunk, out_logw,
-                         out_mine, out_theirs, out_made, played_by, calls, ncalls, tau):
+                         played, won, team_cp, team_rm, voids, forbid, pol, rv, worlds, start,
+                         count, chunk, out_logw, out_mine, out_theirs, out_made, played_by,
+                         calls, ncalls, tau):
     """(Any policy; :func:`play_query_nb` is the small, fast-compiling heuristic-only twin with the
     same arguments.) Sample worlds ``start .. start+count`` for position ``me`` (to move)
     and finish each once per candidate card ``cards[k]`` with policy ``pol`` for everyone.
@@ -311,11 +306,11 @@ def play_query_policy_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, 
                 pl = played | (np.int64(1) << c)
                 if pol == POLICY_HEURISTIC:
                     rollout_nb(h2, trump, team_of_pos, playing, t, leader, tc2, tn + 1, pl,
-                               amsterdam, undertrump_forced, all_100, w2, cp, rm)
+                               rv, w2, cp, rm)
                 else:
                     rollout_policy_nb(pkey, pol, h2, trump, team_of_pos, playing, t, leader,
-                                      tc2, tn + 1, pl, amsterdam, undertrump_forced, all_100,
-                                      worlds, v2, b2, calls, ncalls, w2, cp, rm)
+                                      tc2, tn + 1, pl, rv, worlds, v2, b2, calls, ncalls, w2,
+                                      cp, rm)
                 tt[0] = 0
                 tt[1] = 0
                 for q in range(4):
@@ -328,12 +323,12 @@ def play_query_policy_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, 
 
 @njit(cache=True)
 def decide_heuristic_nb(p, hand, trump, team_of_pos, playing, leader, tc, tn, played,
-                        team_cp, team_rm, amsterdam, undertrump_forced, all_100):
+                        team_cp, team_rm, rv):
     """The heuristic's card (the engine's call) in a small kernel that compiles fast
     (``team_cp``/``team_rm``: per team, banked so far; for the defenders' nat rule)."""
     led, winner, win_pos, hi, trick, tp = trick_state_nb(tc, tn, leader, trump)
     pw = win_pos >= 0 and team_of_pos[win_pos] == team_of_pos[p]
-    legal = legal_nb(hand, led, trump, hi, pw, amsterdam, undertrump_forced)
+    legal = legal_nb(hand, led, trump, hi, pw, rv)
     return heuristic_play_nb(hand, legal, tn, led, trump, winner, pw, pw and win_pos != p, trick,
-                             tp, team_of_pos[p] == playing, FULL32 & ~(hand | played), all_100,
+                             tp, team_of_pos[p] == playing, FULL32 & ~(hand | played), rv,
                              nat_defence_nb(team_cp, team_rm, playing, team_of_pos[p]))

@@ -133,8 +133,7 @@ def kept_worlds_nb(base, me, hand, unseen, cap, voids, played_by, calls, ncalls,
 
 
 @njit(cache=True)
-def strong_call_nb(dkey, me, hand, forced, amsterdam, undertrump_forced, all_100, worlds,
-                   tau):
+def strong_call_nb(dkey, me, hand, forced, rv, worlds, tau):
     """The strong call of position ``me`` holding ``hand`` (positions 0 … me−1 passed;
     ``forced``: all four passed and position 0 must name): a suit, or −1 to pass."""
     base = deal_key_nb(dkey, KEY_STRONG_BID + (FORCED_OFFSET if forced else me))
@@ -192,8 +191,7 @@ def strong_call_nb(dkey, me, hand, forced, amsterdam, undertrump_forced, all_100
                 rm[0] = 0
                 rm[1] = 0
                 playing = cpos & 1
-                rollout_nb(h2, trump, TEAM4, playing, 0, 0, tc, 0, np.int64(0), amsterdam,
-                           undertrump_forced, all_100, won, cp, rm)
+                rollout_nb(h2, trump, TEAM4, playing, 0, 0, tc, 0, np.int64(0), rv, won, cp, rm)
                 tt[0] = won[0] + won[2]
                 tt[1] = won[1] + won[3]
                 score_deal_nb(cp, rm, playing, tt, sc)
@@ -206,8 +204,8 @@ def strong_call_nb(dkey, me, hand, forced, amsterdam, undertrump_forced, all_100
 
 @njit(cache=True)
 def strong_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, tc, tn,
-                   played, won, team_cp, team_rm, voids, played_by, calls, ncalls, amsterdam,
-                   undertrump_forced, all_100, worlds, tau):
+                   played, won, team_cp, team_rm, voids, played_by, calls, ncalls, rv, worlds,
+                   tau):
     """The strong card: pimc's search (every legal card, each world finished by the
     heuristic, best mean team margin) over ``PLAY_FACTOR * worlds`` worlds resampled to fit
     the calling round. ``played_by[q]``: the cards position q has played this deal."""
@@ -239,8 +237,8 @@ def strong_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader
                     same = False
         if not same:
             card_margins_nb(kept[w], me, hand, cards, n_legal, trump, team_of_pos, playing, t,
-                            leader, tc, tn, played, won, team_cp, team_rm, amsterdam,
-                            undertrump_forced, all_100, h2, w2, cp, rm, tt, sc, tc2, margin)
+                            leader, tc, tn, played, won, team_cp, team_rm, rv, h2, w2, cp, rm, tt,
+                            sc, tc2, margin)
         for k in range(n_legal):
             totals[k] += margin[k]
     return cards[best_index_nb(totals, n_legal)]
@@ -249,11 +247,10 @@ def strong_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader
 # ----------------------------------------------------------------------------- for Python
 
 @njit(cache=True)
-def decide_call_nb(seed, deal, me, hand, forced, amsterdam, undertrump_forced, all_100,
-                   worlds):
+def decide_call_nb(seed, deal, me, hand, forced, rv, worlds):
     """The strong call exactly as the simulator's deal ``deal`` of run ``seed`` makes it."""
-    return strong_call_nb(deal_key_nb(run_key_nb(seed), deal), me, hand, forced, amsterdam,
-                          undertrump_forced, all_100, worlds, STRONG_TAU)
+    return strong_call_nb(deal_key_nb(run_key_nb(seed), deal), me, hand, forced, rv, worlds,
+                          STRONG_TAU)
 
 
 @njit(cache=True)

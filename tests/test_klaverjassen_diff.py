@@ -89,7 +89,8 @@ def test_legality_and_roem_agree_exhaustively_on_random_situations():
             if c >> 4 == trump and (hi < 0 or knb.strength_nb(c, trump) > knb.strength_nb(hi, trump)):
                 hi = c
         pw = bool(trick) and (len(trick) - wpos) == 2
-        got = int(knb.legal_nb(np.int64(mask_of(hand)), led, trump, hi, pw, am, uf))
+        rv = kj.Rules(amsterdam=am, undertrump_forced=uf).flags
+        got = int(knb.legal_nb(np.int64(mask_of(hand)), led, trump, hi, pw, rv))
         exp, _ = ref.legal_cards([card_str(c) for c in hand], [card_str(c) for c in trick],
                                  "SHDC"[trump], pw, amsterdam=am, undertrump_forced=uf)
         assert got == mask_of(parse_card(c) for c in exp)
@@ -97,7 +98,7 @@ def test_legality_and_roem_agree_exhaustively_on_random_situations():
         cards = rnd.sample(deck, rnd.randint(1, 4))
         trump = rnd.randrange(4)
         a100 = rnd.random() < 0.3
-        got = int(knb.roem_nb(np.int64(mask_of(cards)), trump, a100))
+        got = int(knb.roem_nb(np.int64(mask_of(cards)), trump, kj.Rules(all_100=a100).flags))
         assert got == ref.roem([card_str(c) for c in cards], "SHDC"[trump], all_100=a100)[0]
 
 
@@ -149,5 +150,5 @@ def test_nat_defence_takes_the_trick_for_sure():
         unseen = int(knb.FULL32) & ~(h | t)
         got = knb.heuristic_play_nb(np.int64(h), np.int64(mask_of(parse_card(c) for c in legal)),
                                     1, 0, 1, parse_card("7S"), False, False, np.int64(t), 0,
-                                    False, np.int64(unseen), False, nat)
+                                    False, np.int64(unseen), kj.Rules().flags, nat)
         assert card_str(int(got)) == exp

@@ -50,7 +50,7 @@ def _margin(hands, trump, cpos, me, rules):
     rm = np.zeros(2, dtype=np.int64)
     sc = np.zeros(2, dtype=np.int64)
     rollout_nb(h, trump, TEAM, cpos & 1, 0, 0, np.zeros(4, dtype=np.int64), 0, np.int64(0),
-               rules.amsterdam, rules.undertrump_forced, rules.all_100, won, cp, rm)
+               rules.flags, won, cp, rm)
     score_deal_nb(cp, rm, cpos & 1, np.array([won[0] + won[2], won[1] + won[3]]), sc)
     return int(sc[me & 1] - sc[1 - (me & 1)])
 
@@ -226,7 +226,7 @@ def test_strong_card_is_the_best_card_on_its_worlds():
                     tc = a["tc"].copy()
                     tc[a["tn"]] = c
                     rollout_nb(h, s.trump, TEAM, s.playing, s.t, s.leader, tc, a["tn"] + 1,
-                               np.int64(s.played | 1 << c), False, False, False, won, cp, rm)
+                               np.int64(s.played | 1 << c), s.rules.flags, won, cp, rm)
                     sc = np.zeros(2, dtype=np.int64)
                     score_deal_nb(cp, rm, s.playing, np.array([won[0] + won[2], won[1] + won[3]]), sc)
                     me = s.position & 1

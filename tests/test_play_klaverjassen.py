@@ -70,8 +70,7 @@ def replays_legally(state, world, variants):
         for j, c in enumerate(cards):
             p = (lead + j) % 4
             legal = int(pq.legal_here_nb(np.int64(hands[p]), _arr(list(cards[:j])), j, lead,
-                                         state.trump, TEAM_OF_POS, p, rules.amsterdam,
-                                         rules.undertrump_forced))
+                                         state.trump, TEAM_OF_POS, p, rules.flags))
             if not legal >> c & 1:
                 return False
             hands[p] &= ~(1 << c)
@@ -270,6 +269,5 @@ def test_small_heuristic_kernels_equal_the_general_ones(monkeypatch):
         assert pq.decide_card_nb(1, np.uint64(0), np.int64(0), s.position, a["hand"], s.trump,
                                  TEAM_OF_POS, s.playing, s.t, s.leader, a["tc"], a["tn"],
                                  a["played"], a["won"], a["cp"], a["rm"], a["voids"],
-                                 r.amsterdam, r.undertrump_forced, r.all_100,
-                                 np.int64(2)) == card
+                                 r.flags, np.int64(2)) == card
         assert play_query(None, None, None, None, state=s, samples=40) == out
