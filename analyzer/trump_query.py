@@ -110,8 +110,7 @@ def trump_query(hand, position, passes=None, samples=None, policy="heuristic", v
         # slicing changes nothing)
         leaders = np.zeros(len(trumps), dtype=np.int64)
         sliced(len(trumps), "deal", lambda z: dd.solve_batch_nb(
-            hands[z], trumps[z], teams[z], leaders[z], rules.amsterdam,
-            rules.undertrump_forced, rules.all_100, 4, margins[z], pits[z]),
+            hands[z], trumps[z], teams[z], leaders[z], rules.flags, 4, margins[z], pits[z]),
             desc="double dummy")
         margins = np.where(teams == me, margins, -margins).reshape(m, len(options))
         pits = (pits & (teams == me)).reshape(m, len(options))

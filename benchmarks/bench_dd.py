@@ -14,6 +14,7 @@ Prints median / p90 / p99 / max milliseconds and the machine.
 """
 import argparse
 import importlib.util
+import inspect
 import os
 import platform
 import sys
@@ -91,6 +92,8 @@ def main():
     import numba
     numba.set_num_threads(1)
     from fastsim import klaverjassen_dd_nb as dd
+    from fastsim.klaverjassen_schema import build_rules
+    rv = build_rules().flags     # the kernels' variant tuple: no variants
 
     print("machine:", machine())
     table = dd.new_table()
@@ -102,10 +105,10 @@ def main():
         gen += 1
         c = np.zeros(1, dtype=np.int64)
         v, ew, ec = timed(dd.search_nb, hands, empty, 0, leader, -dd.INF, dd.INF, trump, team,
-                          0, False, False, False, *table, gen, c)
+                          0, rv, *table, gen, c)
         gen += 1
-        m, mw, mc = timed(dd.search_nb, hands, empty, 0, leader, 0, 1, trump, team, 0, False,
-                          False, False, *table, gen, np.zeros(1, dtype=np.int64))
+        m, mw, mc = timed(dd.search_nb, hands, empty, 0, leader, 0, 1, trump, team, 0, rv,
+                          *table, gen, np.zeros(1, dtype=np.int64))
         if (m > 0) != (v > 0):
             raise SystemExit(f"deal {i}: make-or-not {m} disagrees with the exact value {v}")
         if i:   # the first call loads the compiled code
@@ -141,15 +144,18 @@ def main():
     if args.old:
         old = load_module(args.old, "dd_old_nb")
         ot = old.new_table()
+        # a solver from before the variant tuple takes the three flags one by one
+        old_rv = (rv,) if "rv" in inspect.signature(old.search_nb.py_func).parameters \
+            else (False, False, False)
         t_new, t_old = [], []
         bad = 0
         for i, (hands, trump, team, leader) in enumerate(deals(args.check, args.seed + 1)):
             a, w, _ = timed(dd.search_nb, hands, empty, 0, leader, -dd.INF, dd.INF, trump, team,
-                            0, False, False, False, *table, gen + 1 + i,
+                            0, rv, *table, gen + 1 + i,
                             np.zeros(1, dtype=np.int64))
             t_new.append(w)
             b, w, _ = timed(old.search_nb, hands, empty, 0, leader, -old.INF, old.INF, trump,
-                            team, 0, False, False, False, *ot, i + 1, np.zeros(1, dtype=np.int64))
+                            team, 0, *old_rv, *ot, i + 1, np.zeros(1, dtype=np.int64))
             t_old.append(w)
             bad += int(a) != int(b)
         gen += args.check + 1

@@ -24,6 +24,7 @@ def main():
     numba.set_num_threads(1)
     from fastsim import klaverjassen as kj
     from fastsim import klaverjassen_dd_nb as dd
+    rv = kj.build_rules().flags     # the kernels' variant tuple: no variants
 
     res = kj.simulate(kj.build_rules(), args.deals + 1, seed=2026)
     table = dd.new_table()
@@ -37,12 +38,11 @@ def main():
         gen += 1
         c = np.zeros(1, dtype=np.int64)
         t = time.perf_counter()
-        dd.search_nb(hands, empty, 0, leader, -dd.INF, dd.INF, trump, team, 0, False, False,
-                     False, *table, gen, c)
+        dd.search_nb(hands, empty, 0, leader, -dd.INF, dd.INF, trump, team, 0, rv, *table, gen, c)
         exact = time.perf_counter() - t
         gen += 1
         t = time.perf_counter()
-        dd.search_nb(hands, empty, 0, leader, 0, 1, trump, team, 0, False, False, False,
+        dd.search_nb(hands, empty, 0, leader, 0, 1, trump, team, 0, rv,
                      *table, gen, np.zeros(1, dtype=np.int64))
         make = time.perf_counter() - t
         if i:   # the first call loads the compiled code

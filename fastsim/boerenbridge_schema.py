@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .common import (RulesError, kernel_flags, parse_seat_policies as _parse_seat_policies,
+from .common import (RulesError, KernelFlags, parse_seat_policies as _parse_seat_policies,
                      variant_options)
 
 GAME = "boerenbridge"
@@ -88,15 +88,16 @@ GAME_COLUMNS = {
 
 
 # the variant settings as the kernels take them: one tuple ``rv`` (Rules.flags, in this
-# order), read as rv[F_SCORING] etc. (fastsim/common.py kernel_flags); the schedule and its
+# order), read as rv[F_SCORING] etc. (fastsim/common.py KernelFlags); the schedule and its
 # no-trump deals are arrays of their own, two_player is the player count
 FLAGS = ("scoring_id", "bauer_bonus", "dealer_rule", "blind_one_card")
 F_SCORING, F_BAUER, F_DEALER_RULE, F_BLIND = range(len(FLAGS))
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(KernelFlags):
     """A fully validated Boerenbridge set-up (players, schedule and variants)."""
+    FLAGS = FLAGS
     players: int
     schedule: tuple
     notrump: tuple            # one bool per deal of the schedule
@@ -115,10 +116,6 @@ class Rules:
     @property
     def scoring_id(self):
         return SCORING[self.scoring]
-
-    @property
-    def flags(self):
-        return kernel_flags(self, FLAGS)
 
     @property
     def max_hand(self):

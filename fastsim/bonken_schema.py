@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .common import (RulesError, kernel_flags, parse_seat_policies as _parse_seat_policies,
+from .common import (RulesError, KernelFlags, parse_seat_policies as _parse_seat_policies,
                      variant_options)
 
 GAME = "bonken"
@@ -98,22 +98,19 @@ def parse_contracts(text):
 
 
 # the variant settings as the kernels take them: one tuple ``rv`` (Rules.flags, in this
-# order), read as rv[F_HEARTS_AFTER_BROKEN] (fastsim/common.py kernel_flags); fixed_order
+# order), read as rv[F_HEARTS_AFTER_BROKEN] (fastsim/common.py KernelFlags); fixed_order
 # only changes the plan of contracts, which Python builds
 FLAGS = ("hearts_after_broken",)
 (F_HEARTS_AFTER_BROKEN,) = range(len(FLAGS))
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(KernelFlags):
+    FLAGS = FLAGS
     hearts_after_broken: bool = False
     fixed_order: bool = False
     first_dealer: int = 0
     variants: dict = field(default_factory=dict)
-
-    @property
-    def flags(self):
-        return kernel_flags(self, FLAGS)
 
 
 VARIANTS = ("hearts_lead", "fixed_order")

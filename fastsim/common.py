@@ -62,12 +62,16 @@ SEAT_POLICIES = {**POLICIES, "strong": POLICY_STRONG}   # what a seat's --policy
 SEAT_POLICY_NAMES = {v: k for k, v in SEAT_POLICIES.items()}
 
 
-def kernel_flags(rules, names):
-    """The variant settings the kernels read, as one tuple of ints in the order of the
-    schema's ``FLAGS`` (every kernel takes it as ``rv`` and reads ``rv[F_NAME]``): a new
-    variant adds its field to ``Rules`` and its name and index to ``FLAGS``, and no kernel
-    signature or call changes."""
-    return tuple(int(getattr(rules, name)) for name in names)
+class KernelFlags:
+    """Base of a schema's ``Rules``: :attr:`flags` are the variant settings the kernels
+    read, one tuple of ints in the order of the class's ``FLAGS`` (every kernel takes it as
+    ``rv`` and reads ``rv[F_NAME]``): a new variant adds its field to ``Rules`` and its name
+    and index to ``FLAGS``, and no kernel signature or call changes."""
+    FLAGS = ()
+
+    @property
+    def flags(self):
+        return tuple(int(getattr(self, name)) for name in self.FLAGS)
 
 
 class RulesError(ValueError):

@@ -94,23 +94,23 @@ def solve(hands, trump, rules, leader=0, playing_team=0, trick=(), cards=False, 
     tr = np.full(4, -1, dtype=np.int64)
     tr[:len(trick)] = trick
     tn = len(trick)
-    flags = (rules.amsterdam, rules.undertrump_forced, rules.all_100)
+    rv = rules.flags     # the variant tuple the kernels take
     table, gen = _table()
     counter = np.zeros(1, dtype=np.int64)
     # load the compiled search (first call) before timing it: an empty deal returns at once
     dd.search_nb(np.zeros(4, dtype=np.int64), tr, 0, 0, -dd.INF, dd.INF, trump, playing_team,
-                 0, *flags, *table, gen, counter)
+                 0, rv, *table, gen, counter)
     counter[0] = 0
     t0 = time.perf_counter()
     margin = int(dd.search_nb(h, tr, tn, leader, -dd.INF, dd.INF, trump, playing_team, 0,
-                              *flags, *table, gen, counter))
+                              rv, *table, gen, counter))
     seconds = time.perf_counter() - t0
     nodes = int(counter[0])
     left = (sum(len(x) for x in hands) + tn) // 4
     pit_team = None
     for team in (playing_team, 1 - playing_team):
         _, g = _table()
-        v = dd.search_nb(h, tr, tn, leader, left - 1, left, trump, team, 1, *flags, *table, g,
+        v = dd.search_nb(h, tr, tn, leader, left - 1, left, trump, team, 1, rv, *table, g,
                          np.zeros(1, dtype=np.int64))
         if v >= left:
             pit_team = team
@@ -135,12 +135,12 @@ def solve(hands, trump, rules, leader=0, playing_team=0, trick=(), cards=False, 
             c = (x & -x).bit_length() - 1
             x &= x - 1
             rows.append({"card": card_str(c, notation), "margin": card_margin(h, tr, tn, leader, c, trump,
-                                                                     playing_team, flags)})
+                                                                     playing_team, rv)})
         out["cards"] = rows
     return out
 
 
-def card_margin(h, tr, tn, leader, c, trump, playing_team, flags):
+def card_margin(h, tr, tn, leader, c, trump, playing_team, rv):
     """The margin of the rest of the deal after the player to move plays ``c``."""
     player = (leader + tn) % 4
     h2 = h.copy()
@@ -151,7 +151,7 @@ def card_margin(h, tr, tn, leader, c, trump, playing_team, flags):
         t2[:len(trick)] = trick
         table, gen = _table()
         return int(dd.search_nb(h2, t2, len(trick), leader, -dd.INF, dd.INF, trump,
-                                playing_team, 0, *flags, *table, gen, np.zeros(1, dtype=np.int64)))
+                                playing_team, 0, rv, *table, gen, np.zeros(1, dtype=np.int64)))
     # the card completes the trick: score it, then solve from the next lead
     led = trick[0] >> 4
     winner, wseat = trick[0], leader
@@ -162,7 +162,6 @@ def card_margin(h, tr, tn, leader, c, trump, playing_team, flags):
     for x in trick:
         m |= 1 << x
     last = not (h2[0] | h2[1] | h2[2] | h2[3])
-    rv = tuple(int(f) for f in flags)       # the variant tuple knb takes (Rules.flags)
     v = sum(int(knb.points_nb(x, trump)) for x in trick) + int(knb.roem_nb(np.int64(m), trump, rv))
     v += 10 if last else 0
     v = v if (wseat & 1) == playing_team else -v
@@ -170,5 +169,5 @@ def card_margin(h, tr, tn, leader, c, trump, playing_team, flags):
         return v
     table, gen = _table()
     return v + int(dd.search_nb(h2, np.full(4, -1, dtype=np.int64), 0, wseat, -dd.INF, dd.INF,
-                                trump, playing_team, 0, *flags, *table, gen,
+                                trump, playing_team, 0, rv, *table, gen,
                                 np.zeros(1, dtype=np.int64)))

@@ -39,7 +39,7 @@ from ._jit import njit, prange
 from .bits import popcount_nb, lowest_nb, RANK_MASK
 from .klaverjassen_nb import (legal_nb, beats_nb, strength_nb, points_nb, above_nb,
                               RUN_VALUE)
-from .klaverjassen_schema import LAST_TRICK, TRUMP_POINTS, PLAIN_POINTS
+from .klaverjassen_schema import F_ALL_100, LAST_TRICK, TRUMP_POINTS, PLAIN_POINTS
 
 # card points of a 13-bit rank set of one suit, as trump and as a plain suit
 TRUMP_MASK_POINTS = np.array([sum(int(TRUMP_POINTS[r]) for r in range(13) if x >> r & 1)
@@ -138,7 +138,7 @@ def _tt_store(tt, b, key, best, a0, b0, move):
 
 
 @njit(cache=True, inline="always")
-def trick_roem_nb(mask, trump, all_100):
+def trick_roem_nb(mask, trump, rv):
     """Roem of one complete trick (mask of its 4 cards); the same as ``roem_nb``, faster: a
     run needs 3 cards of one suit, four of a kind one card of every suit."""
     s0 = mask & RANK_MASK
@@ -159,7 +159,7 @@ def trick_roem_nb(mask, trump, all_100):
     common = s0 & s1 & s2 & s3
     if common:
         r = lowest_nb(common)
-        if all_100:
+        if rv[F_ALL_100]:
             v += 100
         elif r == 9:
             v += 200
@@ -178,7 +178,7 @@ def _bad_windows(h):
 
 
 @njit(cache=True)
-def bounds_nb(h0, h1, h2, h3, rem, left, trump, maxteam, all_100):
+def bounds_nb(h0, h1, h2, h3, rem, left, trump, maxteam, rv):
     """(lower, upper) bounds on the value (mode 0) of the tricks still to play at a trick
     boundary: the card points still out, the last trick's 10, the roem still possible (a
     run, the stuk or four of a kind needs its cards in different hands), and the points of
@@ -222,7 +222,7 @@ def bounds_nb(h0, h1, h2, h3, rem, left, trump, maxteam, all_100):
             if popcount_nb(m & 0x0001000100010001) != 1:
                 ok = False
         if ok:
-            if all_100:
+            if rv[F_ALL_100]:
                 roem += 100
             elif q == 9:
                 roem += 200
@@ -250,7 +250,7 @@ def bounds_nb(h0, h1, h2, h3, rem, left, trump, maxteam, all_100):
 
 
 @njit(cache=True)
-def last_trick_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, all_100):
+def last_trick_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv):
     """Value of the last trick (one card in each hand), led by ``leader``."""
     c = lowest_nb(_pick(leader, q0, q1, q2, q3))
     led = c >> 4
@@ -268,7 +268,7 @@ def last_trick_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, all_100):
         mask |= np.int64(1) << c
     if mode == 1:
         return 1 if (wseat & 1) == maxteam else 0
-    v = pts + trick_roem_nb(mask, trump, all_100) + LAST_TRICK
+    v = pts + trick_roem_nb(mask, trump, rv) + LAST_TRICK
     return v if (wseat & 1) == maxteam else -v
 
 
@@ -284,7 +284,7 @@ def _pick(seat, a0, a1, a2, a3):
 
 
 @njit(cache=True, inline="always")
-def _last4(ls, a0, a1, a2, a3, trump, maxteam, mode, all_100):
+def _last4(ls, a0, a1, a2, a3, trump, maxteam, mode, rv):
     """Value of the last trick led by seat ``ls``, seat q playing card ``a_q``."""
     c = _pick(ls, a0, a1, a2, a3)
     led = c >> 4
@@ -302,13 +302,12 @@ def _last4(ls, a0, a1, a2, a3, trump, maxteam, mode, all_100):
         mask |= np.int64(1) << c
     if mode == 1:
         return 1 if (wseat & 1) == maxteam else 0
-    v = pts + trick_roem_nb(mask, trump, all_100) + LAST_TRICK
+    v = pts + trick_roem_nb(mask, trump, rv) + LAST_TRICK
     return v if (wseat & 1) == maxteam else -v
 
 
 @njit(cache=True)
-def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, amsterdam, undertrump_forced,
-                  all_100, alpha, beta):
+def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, beta):
     """Value of the last two tricks (two cards in each hand), fail-soft alpha-beta over the
     (at most 16) ways to play the first of them."""
     p0 = leader
@@ -332,7 +331,7 @@ def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, amsterdam, under
         pt0 = points_nb(c0, trump)
         a = max(A, best0)
         best1 = INF
-        x1 = legal_nb(h1, led, trump, hi0, False, (amsterdam, undertrump_forced, all_100))
+        x1 = legal_nb(h1, led, trump, hi0, False, rv)
         while x1:
             c1 = lowest_nb(x1)
             x1 &= x1 - 1
@@ -348,7 +347,7 @@ def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, amsterdam, under
             pt1 = pt0 + points_nb(c1, trump)
             b = min(B, best1)
             best2 = -INF
-            x2 = legal_nb(h2, led, trump, hi1, s1 == p0, (amsterdam, undertrump_forced, all_100))
+            x2 = legal_nb(h2, led, trump, hi1, s1 == p0, rv)
             while x2:
                 c2 = lowest_nb(x2)
                 x2 &= x2 - 1
@@ -365,7 +364,7 @@ def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, amsterdam, under
                 a2 = max(a, best2)
                 best3 = INF
                 x3 = legal_nb(h3, led, trump, hi2, s2 == p1,
-                              (amsterdam, undertrump_forced, all_100))
+                              rv)
                 m2 = (np.int64(1) << c0) | (np.int64(1) << c1) | (np.int64(1) << c2)
                 while x3:
                     c3 = lowest_nb(x3)
@@ -373,7 +372,7 @@ def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, amsterdam, under
                     s3 = p3 if beats_nb(c3, w2, led, trump) else s2
                     if mode == 0:
                         v = pt2 + points_nb(c3, trump) + \
-                            trick_roem_nb(m2 | (np.int64(1) << c3), trump, all_100)
+                            trick_roem_nb(m2 | (np.int64(1) << c3), trump, rv)
                         if (s3 & 1) != maxteam:
                             v = -v
                     else:
@@ -386,7 +385,7 @@ def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, amsterdam, under
                                 lowest_nb(_pick((1 - p0) & 3, r0, r1, r2, r3)),
                                 lowest_nb(_pick((2 - p0) & 3, r0, r1, r2, r3)),
                                 lowest_nb(_pick((3 - p0) & 3, r0, r1, r2, r3)),
-                                trump, maxteam, mode, all_100)
+                                trump, maxteam, mode, rv)
                     v *= sg
                     if v < best3:
                         best3 = v
@@ -408,15 +407,15 @@ def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, amsterdam, under
 
 
 @njit(cache=True, inline="always")
-def _roem_free(r, s, hand, unplayed, all_100):
+def _roem_free(r, s, hand, unplayed, rv):
     """Can the card of rank ``r`` in suit ``s`` (held by ``hand``) never be part of any roem
-    (a run, or four of a kind under all_100)? Its partners must be unplayed cards in other
-    hands."""
+    (a run, or four of a kind under four_of_a_kind=all_100)? Its partners must be unplayed
+    cards in other hands."""
     a = ((unplayed & ~hand) >> (16 * s)) & RANK_MASK | (np.int64(1) << r)
     w = a & (a >> 1) & (a >> 2)
     if (w >> (r - 2)) & 7:
         return False
-    if all_100:
+    if rv[F_ALL_100]:
         for s2 in range(4):
             if s2 != s:
                 b = np.int64(1) << (16 * s2 + r)
@@ -427,7 +426,7 @@ def _roem_free(r, s, hand, unplayed, all_100):
 
 
 @njit(cache=True)
-def reduce_equivalent_nb(legal, hand, unplayed, trump, all_100):
+def reduce_equivalent_nb(legal, hand, unplayed, trump, rv):
     """Drop a legal card that is interchangeable with the next stronger card of its suit
     still unplayed: both legal, both worth 0 points (7 8 9 plain, 7 8 trump: the weakest
     cards, consecutive in rank and strength), held by the same hand, and neither able to
@@ -449,8 +448,8 @@ def reduce_equivalent_nb(legal, hand, unplayed, trump, all_100):
             if above == 0:
                 continue
             r2 = lowest_nb(above)
-            if (z >> r2) & 1 and _roem_free(r, s, hand, unplayed, all_100) and \
-                    _roem_free(r2, s, hand, unplayed, all_100):
+            if (z >> r2) & 1 and _roem_free(r, s, hand, unplayed, rv) and \
+                    _roem_free(r2, s, hand, unplayed, rv):
                 out &= ~(np.int64(1) << (16 * s + r))
     return out
 
@@ -468,7 +467,7 @@ def _insert(out, d, keys, n, c, k):
 
 @njit(cache=True)
 def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, maxteam, mode,
-           all_100, first, out, d, keys, hist, rem, next_hand):
+           rv, first, out, d, keys, hist, rem, next_hand):
     """Fill ``out[d]`` with the legal cards, most promising first; returns their number."""
     n = 0
     my_team = player & 1
@@ -495,7 +494,7 @@ def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, 
             wins = beats_nb(c, winner, led, trump)
             team = my_team if wins else (wseat & 1)
             if mode == 0:
-                v = pts + pt + trick_roem_nb(mask | (np.int64(1) << c), trump, all_100)
+                v = pts + pt + trick_roem_nb(mask | (np.int64(1) << c), trump, rv)
                 v += LAST_TRICK if last_trick else 0
             else:
                 v = 1
@@ -517,8 +516,8 @@ def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, 
 
 
 @njit(cache=True)
-def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, amsterdam,
-           undertrump_forced, all_100, tt, gen, counter, hist):
+def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv, tt, gen,
+           counter, hist):
     """Fail-soft alpha-beta from a position: ``hands0`` per seat (cards still held),
     ``trick[:tn0]`` the trick in progress led by seat ``leader0``. Returns the value of the
     rest of the deal from maxteam's side (see the module doc): exact when strictly inside
@@ -593,7 +592,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
                 if left <= 1:
                     if left == 1:
                         ret = last_trick_nb(hands[0], hands[1], hands[2], hands[3], leader, trump,
-                                            maxteam, mode, all_100)
+                                            maxteam, mode, rv)
                     else:
                         ret = 0
                     returning = True
@@ -624,7 +623,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
                     if not returning and mode == 0 and left >= 3:
                         # (after the table: a table hit saves computing the bounds)
                         lb, ub = bounds_nb(hands[0], hands[1], hands[2], hands[3], rem, left,
-                                           trump, maxteam, all_100)
+                                           trump, maxteam, rv)
                         if ub <= alpha:
                             ret = ub
                             returning = True
@@ -634,8 +633,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
                     if not returning and left == 2:
                         # the last two tricks: solved directly, the result kept in the table
                         ret = two_tricks_nb(hands[0], hands[1], hands[2], hands[3], leader,
-                                            trump, maxteam, mode, amsterdam,
-                                            undertrump_forced, all_100, alpha, beta)
+                                            trump, maxteam, mode, rv, alpha, beta)
                         _tt_store(tt, slot, key, ret, alpha, beta, 0)
                         returning = True
             if returning:
@@ -643,12 +641,12 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
             player = (leader + tn) & 3
             pw = tn > 0 and (wseat & 1) == (player & 1)
             legal = legal_nb(hands[player], led if tn > 0 else -1, trump, hi, pw,
-                             (amsterdam, undertrump_forced, all_100))
+                             rv)
             if mode == 0:
-                legal = reduce_equivalent_nb(legal, hands[player], rem | mask, trump, all_100)
+                legal = reduce_equivalent_nb(legal, hands[player], rem | mask, trump, rv)
             last_trick = popcount_nb(rem) <= 4
             n = _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick,
-                       maxteam, mode, all_100, first, mv, d, keys, hist, rem,
+                       maxteam, mode, rv, first, mv, d, keys, hist, rem,
                        hands[(player + 1) & 3])
             P_player[d] = player
             P_n[d] = n
@@ -735,7 +733,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
         beta = P_beta[d]
         if ptn == 3:
             if mode == 0:
-                v = pts + trick_roem_nb(mask, trump, all_100) + (LAST_TRICK if rem == 0 else 0)
+                v = pts + trick_roem_nb(mask, trump, rv) + (LAST_TRICK if rem == 0 else 0)
                 if (wseat & 1) != maxteam:
                     v = -v
             else:
@@ -759,7 +757,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, ams
 
 
 @njit(cache=True)
-def _range_nb(hands, trick, tn, leader, trump, maxteam, all_100):
+def _range_nb(hands, trick, tn, leader, trump, maxteam, rv):
     """Bounds on the value of a position (for the search driver)."""
     h = hands.copy()
     for j in range(tn):
@@ -769,7 +767,7 @@ def _range_nb(hands, trick, tn, leader, trump, maxteam, all_100):
     left = popcount_nb(rem) >> 2
     if left == 0:
         return 0, 0
-    lb, ub = bounds_nb(h[0], h[1], h[2], h[3], rem, left, trump, maxteam, all_100)
+    lb, ub = bounds_nb(h[0], h[1], h[2], h[3], rem, left, trump, maxteam, rv)
     if tn > 0:      # the top trumps of the trick in progress may be lost: points alone
         ub = max(ub, -lb)
         lb = -ub
@@ -777,17 +775,17 @@ def _range_nb(hands, trick, tn, leader, trump, maxteam, all_100):
 
 
 @njit(cache=True)
-def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, amsterdam,
-              undertrump_forced, all_100, tt, gen, counter):
+def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv, tt, gen,
+              counter):
     """The fail-soft value of a position for the window (alpha0, beta0) (see ``_ab_nb``):
     one search for a null window; a wider window is narrowed by null-window searches (the
     first at 0 | 1, then bisection of what is left), sharing the table."""
     hist = np.zeros((4, 64), dtype=np.int64)
     if beta0 - alpha0 <= 1:
         return _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode,
-                      amsterdam, undertrump_forced, all_100, tt, gen, counter, hist)
+                      rv, tt, gen, counter, hist)
     if mode == 0:
-        lo, hi = _range_nb(hands0, trick, tn0, leader0, trump, maxteam, all_100)
+        lo, hi = _range_nb(hands0, trick, tn0, leader0, trump, maxteam, rv)
     else:
         lo = 0
         hi = (popcount_nb(hands0[0] | hands0[1] | hands0[2] | hands0[3]) + tn0) >> 2
@@ -799,8 +797,8 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
             return lo
         b = max(b, lo + 1, alpha0 + 1)
         b = min(b, hi, beta0)
-        g = _ab_nb(hands0, trick, tn0, leader0, b - 1, b, trump, maxteam, mode, amsterdam,
-                   undertrump_forced, all_100, tt, gen, counter, hist)
+        g = _ab_nb(hands0, trick, tn0, leader0, b - 1, b, trump, maxteam, mode, rv, tt, gen,
+                   counter, hist)
         if g < b:
             hi = min(hi, g)
         else:
@@ -810,7 +808,7 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
 
 
 @njit(cache=True, parallel=True)
-def solve_batch_nb(hands, trumps, teams, leaders, amsterdam, undertrump_forced, all_100, chunk,
+def solve_batch_nb(hands, trumps, teams, leaders, rv, chunk,
                    out_margin, out_pit):
     """Solve many full deals in parallel: the playing team's margin and whether it can
     force a pit. Each chunk of deals has its own transposition table."""
@@ -825,9 +823,9 @@ def solve_batch_nb(hands, trumps, teams, leaders, amsterdam, undertrump_forced, 
             h = hands[i].copy()
             gen += 1
             out_margin[i] = search_nb(h, empty, 0, leaders[i], -INF, INF, trumps[i], teams[i], 0,
-                                      amsterdam, undertrump_forced, all_100, tt, gen, counter)
+                                      rv, tt, gen, counter)
             gen += 1
             left = popcount_nb(h[0] | h[1] | h[2] | h[3]) // 4
             out_pit[i] = search_nb(h, empty, 0, leaders[i], left - 1, left, trumps[i], teams[i],
-                                   1, amsterdam, undertrump_forced, all_100, tt, gen,
+                                   1, rv, tt, gen,
                                    counter) >= left

@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .common import (RulesError, kernel_flags, parse_seat_policies as _parse_seat_policies,
+from .common import (RulesError, KernelFlags, parse_seat_policies as _parse_seat_policies,
                      variant_options)
 
 GAME = "klaverjassen"
@@ -78,22 +78,19 @@ GAME_COLUMNS = {"totals": (np.int32, 2), "n_deals": (np.int8, None), "winners": 
 
 
 # the variant settings as the kernels take them: one tuple ``rv`` (Rules.flags, in this
-# order), read as rv[F_AMSTERDAM] etc. (fastsim/common.py kernel_flags)
+# order), read as rv[F_AMSTERDAM] etc. (fastsim/common.py KernelFlags)
 FLAGS = ("amsterdam", "undertrump_forced", "all_100")
 F_AMSTERDAM, F_UNDERTRUMP_FORCED, F_ALL_100 = range(len(FLAGS))
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(KernelFlags):
+    FLAGS = FLAGS
     amsterdam: bool = False
     undertrump_forced: bool = False
     all_100: bool = False
     first_dealer: int = 0
     variants: dict = field(default_factory=dict)
-
-    @property
-    def flags(self):
-        return kernel_flags(self, FLAGS)
 
 
 VARIANTS = ("amsterdam", "undertrump", "four_of_a_kind")

@@ -30,7 +30,7 @@ def solve_all(hands, trump, team, leader, rules):
     from fastsim import klaverjassen_dd_nb as dd
     table = dd.new_table()
     empty = np.full(4, -1, dtype=np.int64)
-    flags = (rules.amsterdam, rules.undertrump_forced, rules.all_100)
+    rv = rules.flags     # the variant tuple the kernels take
     n = len(trump)
     margin = np.zeros(n, dtype=np.int64)
     pit = np.zeros(n, dtype=np.bool_)
@@ -39,11 +39,11 @@ def solve_all(hands, trump, team, leader, rules):
         h = hands[i].astype(np.int64)
         gen += 1
         margin[i] = dd.search_nb(h, empty, 0, int(leader[i]), -dd.INF, dd.INF, int(trump[i]),
-                                 int(team[i]), 0, *flags, *table, gen,
+                                 int(team[i]), 0, rv, *table, gen,
                                  np.zeros(1, dtype=np.int64))
         gen += 1
         pit[i] = dd.search_nb(h, empty, 0, int(leader[i]), 7, 8, int(trump[i]), int(team[i]), 1,
-                              *flags, *table, gen, np.zeros(1, dtype=np.int64)) >= 8
+                              rv, *table, gen, np.zeros(1, dtype=np.int64)) >= 8
     return margin, pit
 
 

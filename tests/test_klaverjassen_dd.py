@@ -12,6 +12,8 @@ from fastsim import klaverjassen_dd_nb as dd
 from fastsim.cards import card_str, parse_card
 from fastsim.klaverjassen_schema import build_rules
 
+RV = build_rules().flags     # the kernels' variant tuple: no variants
+
 DECK = [16 * s + r for s in range(4) for r in range(5, 13)]
 
 
@@ -148,10 +150,10 @@ def test_full_deals_null_window_agrees_with_exact():
         trump, team = int(res.deals["trump"][i]), int(res.deals["playing_team"][i])
         leader = (int(res.deals["dealer"][i]) + 1) % 4
         exact = dd.search_nb(hands, empty, 0, leader, -dd.INF, dd.INF, trump, team, 0,
-                             False, False, False, *table, 2 * i + 1, np.zeros(1, dtype=np.int64))
+                             RV, *table, 2 * i + 1, np.zeros(1, dtype=np.int64))
         for v in (exact - 1, exact):
-            g = dd.search_nb(hands, empty, 0, leader, v, v + 1, trump, team, 0, False, False,
-                             False, *table, 100 + 2 * i + (v == exact), np.zeros(1, dtype=np.int64))
+            g = dd.search_nb(hands, empty, 0, leader, v, v + 1, trump, team, 0, RV, *table,
+                             100 + 2 * i + (v == exact), np.zeros(1, dtype=np.int64))
             assert (g > v) == (exact > v)
 
 
@@ -166,13 +168,13 @@ def test_fail_soft_windows_on_endings():
         h = np.array([sum(1 << c for c in x) for x in hands], dtype=np.int64)
         tr = np.full(4, -1, dtype=np.int64)
         tr[:len(trick)] = trick
-        flags = (rules.amsterdam, rules.undertrump_forced, rules.all_100)
+        rv = rules.flags
         exact = brute([[card_str(c) for c in x] for x in hands], leader, "SHDC"[trump], team,
                       [card_str(c) for c in trick], rules)
         for _ in range(4):
             a = exact + rnd.randint(-60, 60)
             b = a + rnd.choice([1, 1, 2, 5, 30, 200])
-            g = dd.search_nb(h, tr, len(trick), leader, a, b, trump, team, 0, *flags, *table,
+            g = dd.search_nb(h, tr, len(trick), leader, a, b, trump, team, 0, rv, *table,
                              1000 + 4 * k + _, np.zeros(1, dtype=np.int64))
             if a < exact < b:
                 assert g == exact
@@ -213,7 +215,7 @@ def test_full_deals_match_reference_solver():
         r = kdd.solve(lists, trump, rules, leader=leader, playing_team=team)
         assert r["margin"] == exp
         assert r["makes"] == (exp > 0)
-        make = dd.search_nb(hands, empty, 0, leader, 0, 1, trump, team, 0, False, False, False,
+        make = dd.search_nb(hands, empty, 0, leader, 0, 1, trump, team, 0, RV,
                             *table, 500 + i, np.zeros(1, dtype=np.int64))
         assert (make > 0) == (exp > 0)
 
