@@ -366,14 +366,13 @@ class BoerenbridgeBidState(_DecisionBeforePlay):
 
     @property
     def is_blind(self):
-        return bool(self.rules.blind_one_card and self.h == 1)
+        from .boerenbridge_play import is_blind
+        return is_blind(self.rules, self.h)
 
     @property
     def forbidden(self):
-        if self.position != self.n - 1 or not self.rules.dealer_rule:
-            return -1
-        f = self.h - sum(self.bids)
-        return f if 0 <= f <= self.h else -1
+        from .boerenbridge_play import forbidden_bid
+        return forbidden_bid(self.rules, self.h, self.bids) if self.position == self.n - 1 else -1
 
     def legal_actions(self):
         return [b for b in range(self.h + 1) if b != self.forbidden]

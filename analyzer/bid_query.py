@@ -110,9 +110,10 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=Non
     n_eff = st["effective_samples"]
 
     forbidden = None
-    if position == n - 1 and rules.dealer_rule:
-        f = h - sum(given)
-        forbidden = f if 0 <= f <= h else None
+    if position == n - 1 and given is not None:
+        from .boerenbridge_play import forbidden_bid
+        f = forbidden_bid(rules, h, given)
+        forbidden = f if f >= 0 else None
     out_bids = []
     for b in range(h + 1):
         summ = weighted_summary(scores[:, b], w, tricks[:, b] == b)

@@ -35,6 +35,17 @@ CHUNK = 128
 # thread) for a small query, else numba's (the same results; infostate.query_kernels)
 pq = kernels("boerenbridge_play")
 
+
+def forbidden_bid(rules, h, bids):
+    """The bid the dealer may not make after the other positions' ``bids`` in a deal of
+    ``h`` cards (−1: none): the kernels' rule (``forbidden_bid_nb``), asked."""
+    return int(pq.forbidden_bid_nb(h, sum(bids), rules.flags))
+
+
+def is_blind(rules, h):
+    """Whether a deal of ``h`` cards is bid blind, as the kernels decide it."""
+    return bool(pq.is_blind_nb(h, rules.flags))
+
 __all__ = ["BoerenbridgeInfoState", "BoerenbridgeDeal", "play_query", "sample_worlds",
            "positions_from_record", "deal_from_record", "DEFAULT_SAMPLES"]
 
@@ -155,22 +166,20 @@ class BoerenbridgeInfoState(TrickInfoState):
 
     @property
     def is_blind(self):
-        return bool(self.rules.blind_one_card and self.h == 1)
+        return is_blind(self.rules, self.h)
 
     @property
     def forbidden(self):
         """The dealer's forbidden bid (−1: none)."""
-        if not self.rules.dealer_rule:
-            return -1
-        f = self.h - sum(self.bids[:-1])
-        return f if 0 <= f <= self.h else -1
+        return forbidden_bid(self.rules, self.h, self.bids[:-1])
 
     def unseen_mask(self):
         """Cards this player has not seen: not in the hand, not played, not turned."""
         return np.int64(FULL52) & ~(self.hand | self.played)
 
     def _own_legal_mask(self):
-        return self._follow_suit()
+        led = self.current[0] >> 4 if self.current else -1
+        return int(pq.follow_nb(np.int64(self.hand), len(self.current), led))
 
     def _illegal_why(self, cs):
         return f"must follow {SUIT_NAMES[self.current[0] >> 4]} and cannot play {cs}"
@@ -270,7 +279,7 @@ def _check_bids(bids, rules):
     for p, b in enumerate(bids):
         if not 0 <= b <= h:
             raise RulesError(f"impossible bid {b} by position {p}: bids are 0..{h} with {h} cards")
-    if rules.dealer_rule and sum(bids) == h:
+    if bids[-1] == forbidden_bid(rules, h, bids[:-1]):
         raise RulesError(f"the bids sum to {h} (the hand size): the dealer (position {n - 1}) "
                          "may not make that bid")
 

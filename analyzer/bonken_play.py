@@ -217,15 +217,19 @@ class BonkenInfoState(TrickInfoState):
         return tuple(v | (NOT_HEARTS if ho else 0) for v, ho in zip(self.voids, self.hearts_only))
 
     def _lead_restricted(self):
-        return self.restrict and not (self.rules.hearts_after_broken and self.broken)
+        """Whether a heart may not be led while holding another suit: the kernel's legal
+        cards asked about a hand of one heart and one spade."""
+        probe = np.int64(1 << 16 | 1)
+        return not int(pq.legal_bonken_nb(probe, 0, -1, self.restrict, self.rules.flags,
+                                          self.broken)) >> 16 & 1
 
     def _cannot_hold(self, q):
         return suit_cards(self.known_voids()[q])
 
     def _own_legal_mask(self):
-        if not self.current and self._lead_restricted() and self.hand & ~HEARTS:
-            return self.hand & ~HEARTS
-        return self._follow_suit()
+        led = self.current[0] >> 4 if self.current else -1
+        return int(pq.legal_bonken_nb(np.int64(self.hand), len(self.current), led,
+                                      self.restrict, self.rules.flags, self.broken))
 
     def _illegal_why(self, cs):
         if self.current:

@@ -232,37 +232,11 @@ def _positions(text, n, what):
     return out
 
 
-def _stronger(c, d, trump):
-    """Strength order of the engine (a trump outranks every plain card)."""
-    from fastsim.boonaken_schema import PLAIN_STRENGTH, TRUMP_STRENGTH
-    def st(x):
-        return int(TRUMP_STRENGTH[x & 15]) + 8 if x >> 4 == trump else int(PLAIN_STRENGTH[x & 15])
-    return st(c) > st(d)
-
-
 def revealed(card, led, trump, hi, preset):
     """Cards a player cannot hold, given that it legally played ``card`` to a trick led in
-    ``led`` (−1: it led) whose highest trump so far is ``hi`` (−1: none): the inverse of
-    :func:`fastsim.boonaken_nb.legal_nb`."""
-    if led < 0:
-        return 0
-    s = card >> 4
-    tm = SUIT[trump] if trump >= 0 else 0
-    if preset != PRESET_LEIMUIDEN:
-        if s == led:
-            return 0
-        return SUIT[led] | (tm if s != trump else 0)
-    if trump >= 0 and led == trump:
-        jack = 1 << (16 * trump + 9)
-        return 0 if s == trump else tm & ~jack
-    if s == led:
-        return 0
-    if trump >= 0 and s == trump:
-        if hi >= 0 and _stronger(hi, card, trump):
-            low = [x for x in _bits(tm) if _stronger(hi, x, trump)]
-            return FULL & ~mask_of(low)          # a hand of trumps below the highest one
-        return 0
-    return SUIT[led]
+    ``led`` (−1: it led) whose highest trump so far is ``hi`` (−1: none): the engine's
+    legality inverted (:func:`fastsim.boonaken_play_nb.revealed_nb`)."""
+    return int(pq.revealed_nb(card, led, trump, hi, preset))
 
 
 def _positions_of(n, position, declarer):

@@ -4,7 +4,7 @@ import numpy as np
 from fastsim import klaverjassen_nb as knb
 from fastsim.cards import CardError, card_str, mask_of, parse_cards, parse_suit
 from fastsim.common import RulesError
-from fastsim.klaverjassen_schema import LAST_TRICK, build_rules
+from fastsim.klaverjassen_schema import FLAGS, LAST_TRICK, build_rules
 
 
 def _trick_state(cards, trump):
@@ -35,12 +35,23 @@ def roem_items(cards, trump, rv, notation="en"):
     return items
 
 
+# the variants the wording below knows; the legal cards themselves always come from the kernel
+DESCRIBED = ("amsterdam", "undertrump_forced", "all_100")
+
+
 def legal_rule(hand, trick, trump, rules):
-    """Legal cards (codes) and the obligation that applies (docs/rules.md §2)."""
+    """Legal cards (codes) and the obligation that applies (docs/rules.md §2). Where a
+    variant the wording does not know changes the legal cards, the line names it instead
+    of a description that would no longer fit."""
     led, winner, wpos, hi = _trick_state(trick, trump)
     pw = bool(trick) and wpos == len(trick) - 2
-    legal = knb.legal_nb(np.int64(mask_of(hand)), led, trump, hi, pw, rules.flags)
-    legal = [c for c in sorted(hand) if int(legal) >> c & 1]
+    hmask = np.int64(mask_of(hand))
+    mask = int(knb.legal_nb(hmask, led, trump, hi, pw, rules.flags))
+    legal = [c for c in sorted(hand) if mask >> c & 1]
+    known = tuple(v if f in DESCRIBED else 0 for f, v in zip(FLAGS, rules.flags))
+    if known != rules.flags and int(knb.legal_nb(hmask, led, trump, hi, pw, known)) != mask:
+        names = ", ".join(f for f, v in zip(FLAGS, rules.flags) if v and f not in DESCRIBED)
+        return legal, f"the cards the rules in force allow (variant {names}: docs/rules.md)"
     trumps = [c for c in hand if c >> 4 == trump]
     if not trick:
         rule = "leading: any card"
@@ -103,7 +114,6 @@ def explain_klaverjassen(trump, trick, hand=None, variants=(), notation="en"):
 
 def explain_boerenbridge(trick, trump=None, trump_card=None, hand=None, notation="en"):
     """Who wins a Boerenbridge trick, or which cards a hand may play to it."""
-    import numpy as np
     from fastsim.cards import card_str, parse_card, parse_cards, parse_suit
     from fastsim.trick import resolve_tricks
     if trump is not None and trump_card is not None:
@@ -131,15 +141,16 @@ def explain_boerenbridge(trick, trump=None, trump_card=None, hand=None, notation
     clash = set(hcards) & (set(tcards) | ({tcard} if tcard is not None else set()))
     if clash:
         raise ValueError(f"card {card_str(min(clash), notation)} is both in the hand and on the table")
+    from .boerenbridge_play import pq
+    led = tcards[0] // 16 if tcards else -1
+    mask = int(pq.follow_nb(np.int64(mask_of(hcards)), len(tcards), led))   # the kernel's rule
+    legal = [c for c in sorted(hcards) if mask >> c & 1]
     if not tcards:
-        legal, rule = sorted(hcards), "leading: any card"
+        rule = "leading: any card"
+    elif all(c // 16 == led for c in legal):
+        rule = "must follow the led suit"
     else:
-        led = tcards[0] // 16
-        follow = [c for c in hcards if c // 16 == led]
-        if follow:
-            legal, rule = sorted(follow), "must follow the led suit"
-        else:
-            legal, rule = sorted(hcards), "void in the led suit: any card (no duty to trump)"
+        rule = "void in the led suit: any card (no duty to trump)"
     return {"legal": [card_str(c, notation) for c in legal], "rule": rule}
 
 

@@ -359,13 +359,6 @@ class TrickInfoState(InfoState):
         suits it showed itself void in (``voids``, suit bits)."""
         return suit_cards(self.voids[q])
 
-    def _follow_suit(self):
-        """My cards of the suit led, or my whole hand when I lead or have none of it."""
-        if not self.current:
-            return self.hand
-        follow = self.hand & (0x1FFF << (16 * (self.current[0] >> 4)))
-        return follow if follow else self.hand
-
     def _out_of_play(self, card, cs):
         """A game's own refusal of ``card`` before the already-played check (none here)."""
 

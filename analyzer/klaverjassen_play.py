@@ -21,7 +21,7 @@ import numpy as np
 
 from fastsim.aot import kernels
 from fastsim.cards import CardError, FULL32, SUITS, card_str, mask_of, parse_cards, parse_suit
-from fastsim.klaverjassen_schema import (LAST_TRICK, PIMC_WORLDS, POLICIES, TRUMP_ABOVE, RulesError,
+from fastsim.klaverjassen_schema import (LAST_TRICK, PIMC_WORLDS, POLICIES, RulesError,
                                          build_rules)
 from fastsim.common import check_seed
 from .infostate import query_kernels
@@ -37,7 +37,6 @@ pq = kernels("klaverjassen_play")
 GAME = "klaverjassen"
 DEFAULT_SAMPLES = 2_000
 CHUNK = 128
-SUIT = [int(FULL32) & (0x1FFF << (16 * s)) for s in range(4)]
 TEAM_OF_POS = np.array([0, 1, 0, 1], dtype=np.int64)
 
 __all__ = ["KlaverjassenInfoState", "KlaverjassenDeal", "play_query", "sample_worlds",
@@ -61,39 +60,6 @@ def _arr(vals, n=4):
     a = np.zeros(n, dtype=np.int64)
     a[:len(vals)] = vals
     return a
-
-
-def revealed(card, led, trump, hi, partner_winning, amsterdam, undertrump_forced):
-    """Cards a player cannot hold, given that it legally played ``card`` to a trick led in
-    ``led`` (−1: it led) whose highest trump so far is ``hi`` (−1: none): the inverse of
-    :func:`fastsim.klaverjassen_nb.legal_nb`."""
-    if led < 0:
-        return 0
-    s = card >> 4
-    tmask = SUIT[trump]
-    above = tmask if hi < 0 else int(TRUMP_ABOVE[hi & 15]) << (16 * trump)
-    if led == trump:
-        if s != trump:
-            return tmask                         # no trump at all
-        return 0 if above >> card & 1 else above  # no higher trump
-    if s == led:
-        return 0
-    out = SUIT[led]                              # void in the led suit
-    side = int(FULL32) & ~tmask & ~SUIT[led]
-    if s == trump:
-        if above >> card & 1:
-            return out
-        # an undertrump
-        if amsterdam and partner_winning:
-            return out | side                    # nothing but trumps
-        out |= above
-        if not undertrump_forced:
-            out |= side
-        return out
-    # a side card while void in the led suit
-    if amsterdam and partner_winning:
-        return out
-    return out | (tmask if undertrump_forced else above)
 
 
 class KlaverjassenInfoState(TrickInfoState):
@@ -210,8 +176,8 @@ class KlaverjassenInfoState(TrickInfoState):
         record_card(s, self, p, card, led)
         if p != self.position:
             f = list(self.forbid)
-            f[p] |= revealed(card, led, self.trump, hi, pw, self.rules.amsterdam,
-                             self.rules.undertrump_forced)
+            # what the play shows it lacks: the kernel's legality inverted (revealed_nb)
+            f[p] |= int(pq.revealed_nb(card, led, self.trump, hi, pw, self.rules.flags))
             s.forbid = tuple(f)
         cur = self.current + (card,)
         if len(cur) == 4:

@@ -79,6 +79,9 @@ MODULES = {
                          f"i8, {_A}, {_A}, b1, f8, i8, {_RV_BB}, b1, i8, {_A}, i8, f8[::1], "
                          "i1[:, ::1], i2[:, ::1])",
         "decide_heuristic_nb": f"i8(i8, i8, i8, i8, i8, {_A}, {_A}, i8, {_A}, i8)",
+        "follow_nb": "i8(i8, i8, i8)",
+        "forbidden_bid_nb": f"i8(i8, i8, {_RV_BB})",
+        "is_blind_nb": f"b1(i8, {_RV_BB})",
     }),
     "klaverjassen_play": ("fastsim.klaverjassen_play_nb", {
         "play_query_nb": f"void(u8, i8, i8, {_A}, i8, {_A}, i8, i8, i8, {_A}, i8, i8, {_A}, {_A}, "
@@ -86,6 +89,7 @@ MODULES = {
                          f"i2[:, ::1], b1[:, ::1], {_A}, {_A}, i8, f8)",
         "decide_heuristic_nb": f"i8(i8, i8, i8, {_A}, i8, i8, {_A}, i8, i8, {_A}, {_A}, {_RV_KJ})",
         "legal_here_nb": f"i8(i8, {_A}, i8, i8, i8, {_A}, i8, {_RV_KJ})",
+        "revealed_nb": f"i8(i8, i8, i8, i8, b1, {_RV_KJ})",
         "trick_state_nb": f"UniTuple(i8, 6)({_A}, i8, i8, i8)",
         "roem_nb": f"i8(i8, i8, {_RV_KJ})",
     }),
@@ -94,6 +98,7 @@ MODULES = {
                          f"{_A}, "
                          f"{_A}, i8, i8, i8, i8, i8, f8[::1], i2[:, ::1], i8, i8)",
         "decide_heuristic_nb": f"i8(i8, i8, i8, i8, {_A}, i8, i8)",
+        "legal_bonken_nb": f"i8(i8, i8, i8, b1, {_RV_BO}, b1)",
     }),
     "boonaken_play": ("fastsim.boonaken_play_nb", {
         "play_query_nb": f"void(u8, i8, i8, i8, i8, {_A}, i8, b1, i8, i8, {_A}, i8, i8, {_A}, i8, "
@@ -102,6 +107,7 @@ MODULES = {
                          "b1[:, ::1], i2[:, ::1], i1[:, ::1], i8, i8, i8[:, ::1], i8, f8, f8)",
         "decide_heuristic_nb": f"i8(i8, i8, i8, i8, {_A}, i8, i8, i8, b1[::1], i8, i8)",
         "legal_here_nb": f"i8(i8, {_A}, i8, i8, i8)",
+        "revealed_nb": "i8(i8, i8, i8, i8, i8)",
         "trick_result_nb": f"UniTuple(i8, 2)({_A}, i8, i8)",
         "trick_state_nb": f"UniTuple(i8, 5)({_A}, i8, i8)",
     }),

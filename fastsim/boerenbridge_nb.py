@@ -46,6 +46,13 @@ def deal_hands_nb(dkey, n, h, deck, hands):
 # ----------------------------------------------------------------------------- bidding
 
 @njit(cache=True, inline="always")
+def is_blind_nb(h, rv):
+    """Whether a deal of ``h`` cards is bid blind (players bid before looking at their one
+    card: the ``blind_one_card`` variant)."""
+    return rv[F_BLIND] != 0 and h == 1
+
+
+@njit(cache=True, inline="always")
 def forbidden_bid_nb(h, bid_sum_others, rv):
     """The bid the dealer may not make, or -1 (``rv``: the variant tuple, Rules.flags)."""
     if not rv[F_DEALER_RULE]:
@@ -476,7 +483,7 @@ def heuristic_bid_play_nb(n, h, hands, turned, trump, rv, cur, bids, won, scores
     """:func:`bid_play_nb` when every position bids and plays the heuristic and nothing is
     recorded: the same bids, cards and scores, without the policy dispatch and the
     bookkeeping only the search policies read (``cur``: scratch, ``n`` entries used)."""
-    is_blind = rv[F_BLIND] != 0 and h == 1
+    is_blind = is_blind_nb(h, rv)
     forbidden = bid_round_nb(heuristic_bid_hook_nb, 0, n, h, hands, trump, bids, won, rv,
                              is_blind)
     for p in range(n):
@@ -501,7 +508,7 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, rv, worlds, cur, bids, wo
         if all_heuristic:
             return heuristic_bid_play_nb(n, h, hands, turned, trump, rv, cur, bids, won,
                                          scores)
-    is_blind = rv[F_BLIND] != 0 and h == 1
+    is_blind = is_blind_nb(h, rv)
     ctx = (pol, dkey, h, turned, rv, is_blind, worlds, rec_cards, rec_lead, rec_win, record)
     forbidden = bid_round_nb(engine_bid_hook_nb, ctx, n, h, hands, trump, bids, won, rv,
                              is_blind)
@@ -631,7 +638,7 @@ def bid_weights_nb(rkey, lo, hi, n, h, my_pos, unseen, given, trump, rv, lam, st
         s = 0
         for p in range(my_pos):    # positions before me are dealt first, in order
             hm = hand_of_cards_nb(deck, p * h, h)
-            hb = heuristic_bid_nb(hm, trump, n, h, p, s, -1, rv[F_BLIND] != 0 and h == 1)
+            hb = heuristic_bid_nb(hm, trump, n, h, p, s, -1, is_blind_nb(h, rv))
             lw += bid_loglik_nb(given[p], hb, h, -1, lam)
             if lw == -np.inf:
                 break

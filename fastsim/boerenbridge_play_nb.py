@@ -18,6 +18,7 @@ from .bits import popcount_nb
 from .boerenbridge_nb import (deal_score_nb, follow_nb, forbidden_bid_nb, forbidden_of,
                               heuristic_bid_nb, play_on_nb, policy_card_nb, rollout_nb,
                               world_capacity_nb)
+from .boerenbridge_nb import is_blind_nb  # noqa: F401 (the Python layer's rule, fastsim/aot.py)
 from .boerenbridge_schema import MAX_SEATS, POLICY_HEURISTIC
 from .play_nb import (FULL52, WORLD_SALT, heuristic_play_nb, query_chunk_nb,  # noqa: F401
                       voids_after_nb)

@@ -11,6 +11,7 @@ from ._jit import njit, prange
 from .bonken_nb import (domino_move_nb, domino_on_nb, domino_place_nb,
                         heuristic_card_nb, hidden_cap_nb, penalty_mask_nb,
                         play_on_nb, rollout_nb, seat_card_nb, trump_of_nb)
+from .bonken_nb import legal_bonken_nb  # noqa: F401 (the Python layer's legal cards, fastsim/aot.py)
 from .bonken_schema import POLICY_HEURISTIC
 from .play_nb import FULL52, WORLD_SALT, query_chunk_nb, voids_after_nb
 from .rng import deal_key_nb, run_key_nb

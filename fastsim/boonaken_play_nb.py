@@ -43,6 +43,23 @@ def legal_here_nb(hand, tc, tn, trump, preset):
 
 
 @njit(cache=True)
+def revealed_nb(card, led, trump, hi, preset):
+    """Cards a player cannot hold once it legally played ``card`` to a trick led in ``led``
+    (-1: it led) whose strongest trump so far is ``hi`` (-1: none): every card ``x`` of the
+    deck with which ``card`` would have been illegal in the hand {card, x} -- :func:`legal_nb`
+    inverted (as :func:`fastsim.klaverjassen_play_nb.revealed_nb`)."""
+    out = np.int64(0)
+    if led < 0:
+        return out
+    c = np.int64(1) << card
+    for x in range(64):
+        b = np.int64(1) << x
+        if FULL32 & b and b != c and not legal_nb(c | b, led, trump, hi, preset) & c:
+            out |= b
+    return out
+
+
+@njit(cache=True)
 def trick_result_nb(tc, tn, trump):
     """(winner's index in the trick, card points) of a finished trick."""
     led, winner, wj, hi, trick = trick_state_nb(tc, tn, trump)

@@ -81,6 +81,25 @@ def legal_here_nb(hand, tc, tn, leader, trump, team_of_pos, p, rv):
 
 
 @njit(cache=True)
+def revealed_nb(card, led, trump, hi, partner_winning, rv):
+    """Cards a player cannot hold once it legally played ``card`` to a trick led in ``led``
+    (-1: it led) whose highest trump so far is ``hi`` (-1: none) with its partner winning
+    or not: every card ``x`` of the deck with which ``card`` would have been illegal in the
+    hand {card, x}. This is :func:`legal_nb` inverted, so a variant that changes the legal
+    cards changes what a play reveals with it (legality here only ever narrows the choice to
+    a class of cards the hand holds, so one such card makes ``card`` illegal in every hand)."""
+    out = np.int64(0)
+    if led < 0:
+        return out
+    c = np.int64(1) << card
+    for x in range(64):
+        b = np.int64(1) << x
+        if FULL32 & b and b != c and not legal_nb(c | b, led, trump, hi, partner_winning, rv) & c:
+            out |= b
+    return out
+
+
+@njit(cache=True)
 def decide_card_nb(pol, seed, deal, p, hand, trump, team_of_pos, playing, t, leader, tc, tn,
                    played, won, team_cp, team_rm, voids, rv, worlds):
     """The card policy ``pol`` (not strong: :func:`decide_strong_card_nb`) plays for

@@ -64,3 +64,22 @@ def test_the_kernel_reads_its_variant_at_its_index(variant):
         assert got == exp, [card_str(c) for c in range(64) if got >> c & 1]
         changed += exp != base
     assert changed        # the variant matters in at least one of them
+
+
+def test_explain_names_a_variant_its_wording_does_not_know(monkeypatch):
+    """``troef explain`` takes the legal cards from the kernel; where a variant its wording
+    does not describe changes them, the rule line names the variant instead of a description
+    written for other rules (here: the wording made to forget Amsterdam)."""
+    from analyzer import explain
+    args = dict(trump="S", trick="KH 8H", hand="7S AD")        # partner winning, void in hearts
+    known = explain.explain_klaverjassen(**args, variants=("amsterdam",))
+    assert known["legal"] == ["7S", "AD"] and "amsterdam" in known["rule"]
+    monkeypatch.setattr(explain, "DESCRIBED", ("undertrump_forced", "all_100"))
+    out = explain.explain_klaverjassen(**args, variants=("amsterdam",))
+    assert out["legal"] == ["7S", "AD"]
+    assert out["rule"].startswith("the cards the rules in force allow (variant amsterdam")
+    # where the variant changes nothing, the usual wording stays
+    same = explain.explain_klaverjassen(trump="S", trick="KH", hand="7H AH JS",
+                                        variants=("amsterdam",))
+    assert same["rule"] == "must follow the led suit (any card of it)"
+    assert explain.explain_klaverjassen(**args)["rule"] == "void in the led suit: must trump"
