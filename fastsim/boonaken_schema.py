@@ -54,6 +54,14 @@ from .common import (PIMC_WORLDS, POLICY_HEURISTIC, POLICY_NAMES, POLICY_PIMC,  
 # frame's policy categories, and a run with a strong seat gets "strong" added as one more
 # (analyzer.agents.tidy_named), so frames of runs without strong are unchanged.
 STRONG_CARD_FACTOR = 4     # strong's worlds per card decision, as a multiple of --worlds
+STRONG_AUCTION_FACTOR = 8  # strong's worlds per auction turn, as a multiple of --worlds
+STRONG_EXCHANGE_FACTOR = 8  # strong's worlds for the exchange and the trump, likewise
+# key offsets of strong's searches before the play, added to rng.KEY_STRONG_BID: auction
+# turn k (k counts every call of the auction from 0) draws its worlds from
+# deal_key(deal key, KEY_STRONG_BID + KEY_BK_AUCTION + k), the declarer's exchange and
+# trump from deal_key(deal key, KEY_STRONG_BID + KEY_BK_EXCHANGE)
+KEY_BK_AUCTION = 0
+KEY_BK_EXCHANGE = 1024     # above every auction turn (MAX_AUCTION)
 
 # roem modes of a point contract in the play query: the given value, the seed preset's
 # standing meld from the hands at the start of play, the pagat/leimuiden sum over the kept
