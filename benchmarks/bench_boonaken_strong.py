@@ -120,7 +120,7 @@ def pair(a):
     x, y = np.load(a.new), np.load(a.old)
     d = (x[:, 0] - x[:, 1]) - (y[:, 0] - y[:, 1])
     se = d.std(ddof=1) / np.sqrt(len(d))
-    print(f"new - old (margin of the first policy over the second): {d.mean():+.4f} "
+    print(f"first file - second file (margin of the first policy over the second): {d.mean():+.4f} "
           f"[{d.mean() - 1.96 * se:+.4f}, {d.mean() + 1.96 * se:+.4f}] over {len(d)} deals")
 
 

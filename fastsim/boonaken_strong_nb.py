@@ -1,14 +1,21 @@
-"""Boonaken's ``strong`` policy: pimc card play over more worlds, equivalent cards once.
+"""Boonaken's ``strong`` policy: the auction, the exchange and the trump searched; pimc card
+play over more worlds, equivalent cards once.
 
-``strong`` plays its cards as ``pimc`` does (:func:`fastsim.boonaken_nb.pimc_card_nb`: every
+**Before the play** (the end of this module): every auction turn scores pass, bidding on
+up to each of the next point levels, and the special calls, the declarer's exchange its
+options of six kept cards (with a trump), and then the trump for the six kept, each on
+the same worlds of the deal weighted by the auction, finished by the heuristic for
+everyone; objective: the player's own score of the deal (docs/boonaken.md, "The strong
+policy").
+
+**Cards.** ``strong`` plays its cards as ``pimc`` does (:func:`fastsim.boonaken_nb.pimc_card_nb`: every
 legal card scored over sampled deals of what the player cannot see, each finished by the
 heuristic for everyone, common random numbers) but over ``STRONG_CARD_FACTOR × worlds``
 worlds, and scores cards that are exactly equivalent only once (the lowest of them is
 played): two legal cards of one suit, both worth no card points and adjacent in that suit's
 order once the cards between them are played or in the same hand (the plain 7 8 9 and the
 trump 7 8 — where the rank order of a trump suit is the natural one), win and lose the same
-tricks and points in every continuation. The auction, exchange and trump naming are the
-heuristic's.
+tricks and points in every continuation.
 
 **Worlds weighted by the auction.** A decision draws ``CANDIDATES`` times its worlds from the
 pimc sampler, weights each candidate by the likelihood of the auction under a soft
@@ -17,7 +24,10 @@ when they spoke (:func:`auction_hands_nb`), and keeps its worlds by systematic r
 (:func:`fastsim.pimc_nb.resample_nb`, which also gives the Kish effective sample size).
 The exact model is in ``docs/inference.md`` (Boonaken).
 
-Keys: a card decision of ``me`` at trick ``t`` draws candidate ``i`` from
+Keys: auction turn ``k`` draws candidate ``i`` from ``deal_key(deal_key(deal key,
+KEY_STRONG_BID + KEY_BK_AUCTION + k), i)``, the exchange and trump from ``deal_key(deal key,
+KEY_STRONG_BID + KEY_BK_EXCHANGE)`` (fastsim.boonaken_schema); a card decision of ``me`` at
+trick ``t`` draws candidate ``i`` from
 ``deal_key(base, i)``, ``base = deal_key(deal key, KEY_STRONG_PLAY + 8·t + me)``
 (fastsim.rng), the random past of a candidate's draws from the same key, and the
 resampling offset from ``deal_key(base, RESAMPLE_OFFSET)``, so results are bit-identical
