@@ -49,8 +49,9 @@ LAYOUT_BLIND = np.array([[table_layout(p, n)[1] for n in range(6)] for p in rang
 # policies (per seat; shared, fastsim/common.py): pimc = card play by pimc; auction, exchange and trump by the heuristic
 from .common import (PIMC_WORLDS, POLICY_HEURISTIC, POLICY_NAMES, POLICY_PIMC,  # noqa: E402,F401
                      POLICY_RANDOM, POLICY_STRONG, SEAT_POLICIES as POLICIES)
-# strong: pimc card play over STRONG_CARD_FACTOR × worlds worlds, equivalent cards scored once
-# (fastsim/boonaken_strong_nb.py). POLICY_NAMES stays the shared three: they are the tidy
+# strong: the auction, the exchange and the trump searched (STRONG_AUCTION_FACTOR /
+# STRONG_EXCHANGE_FACTOR × worlds worlds), pimc card play over STRONG_CARD_FACTOR × worlds
+# worlds, equivalent cards scored once (fastsim/boonaken_strong_nb.py). POLICY_NAMES stays the shared three: they are the tidy
 # frame's policy categories, and a run with a strong seat gets "strong" added as one more
 # (analyzer.agents.tidy_named), so frames of runs without strong are unchanged.
 STRONG_CARD_FACTOR = 4     # strong's worlds per card decision, as a multiple of --worlds
