@@ -174,41 +174,66 @@ class LocalBackend:
             for i in indices:
                 yield compute_chunk(spec, i, mode)
             return
-        # streamed: chunk i is encoded to Parquet in a second thread (pyarrow, no kernels,
-        # the GIL released) while chunk i+1 plays; chunks still come out in order
-        from concurrent.futures import ThreadPoolExecutor
-        from .stream import chunk_table, parquet_bytes
+        yield from _stream_chunks(spec, indices, ENCODERS)
 
-        def encode(table, out):
-            out.data = parquet_bytes(table)
-            return out
-        with ThreadPoolExecutor(1, thread_name_prefix="troef-encode") as pool:
-            pending = None
-            for i in indices:
-                start, count = spec.chunk_range(i)
-                try:
-                    with _KERNEL_LOCK:
-                        res = spec.simulate(start, count, record=False)
-                        part = spec.entry.partials(res)
-                        table = chunk_table(res, spec, i, part)
-                except KeyboardInterrupt:
-                    # interrupted while playing the next chunk: the one being encoded is
-                    # finished work, so it is handed on (and saved) before stopping
-                    if pending is not None:
-                        done, pending = pending.result(), None
-                        yield done
-                    raise
-                del res
-                out = ChunkOut(index=i, start=start, units=count, deals=part["deals"],
-                               partials=part, rows=table.num_rows)
-                nxt = pool.submit(encode, table, out)
-                del table
-                if pending is not None:
-                    done, pending = pending.result(), None
-                    yield done
-                pending = nxt
-            if pending is not None:
-                yield pending.result()
+
+# threads that encode a streamed run's chunks while the next chunk plays (each holds one
+# chunk: its result, one row group of its table and its Parquet bytes)
+ENCODERS = 2
+
+
+def _stream_chunks(spec, indices, encoders):
+    """Play chunks ``indices`` one after the other (the kernels on every core, under
+    ``_KERNEL_LOCK``) while up to ``encoders`` threads build and encode the chunks played
+    before (table a row group at a time, Parquet into memory: pyarrow and serial nogil
+    kernels, the GIL released); the chunks come out in order, as ``ChunkOut`` with
+    ``data``. A game whose table needs parallel kernels (no ``COLUMNS_ANY_THREAD``) builds
+    it here, under the lock, and only the encoding runs beside the next chunk. At most
+    ``encoders`` chunks wait to be handed on while the next one plays, which bounds the
+    memory; the bytes are the same for any number of threads."""
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+    from .stream import chunk_blocks, parquet_buffer
+    any_thread = getattr(spec.entry, "COLUMNS_ANY_THREAD", False)
+
+    def encode(out, res, built):
+        schema, blocks = built if built is not None else chunk_blocks(
+            res, spec, out.index, out.partials)
+        out.data, out.rows = parquet_buffer(schema, blocks)
+        return out
+
+    pending = deque()
+    pool = ThreadPoolExecutor(max(1, encoders), thread_name_prefix="troef-encode")
+    try:
+        for i in indices:
+            # hand on what is encoded; wait while the encoders are all busy
+            while pending and (pending[0].done() or len(pending) >= encoders):
+                yield pending.popleft().result()
+            start, count = spec.chunk_range(i)
+            try:
+                with _KERNEL_LOCK:
+                    res = spec.simulate(start, count, record=False)
+                    part = spec.entry.partials(res)
+                    built = None
+                    if not any_thread:      # the table's kernels may not run beside these
+                        schema, blocks = chunk_blocks(res, spec, i, part)
+                        built = (schema, list(blocks))
+            except KeyboardInterrupt:
+                # interrupted while playing the next chunk: the chunks being encoded are
+                # finished work, so they are handed on (and saved) before stopping
+                while pending:
+                    yield pending.popleft().result()
+                raise
+            out = ChunkOut(index=i, start=start, units=count, deals=part["deals"],
+                           partials=part)
+            pending.append(pool.submit(encode, out, None if built else res, built))
+            del res, built
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        # stopped early (an error, or the consumer closed us): chunks not yet started are
+        # dropped, the ones encoding are waited for
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def progress_default(units, setup=None):

@@ -156,34 +156,64 @@ def source_fingerprint():
     return h.hexdigest()[:16]
 
 
-# columns of random bits (the dealt hands as masks): no delta encoding, zstd pages
+# columns of random bits (the dealt hands as masks): plain, zstd pages
 RANDOM_COLUMNS = ("hand",)
+# integer columns of small random values (bids, tricks, scores, hand features): their
+# differences bit-packed (DELTA_BINARY_PACKED) take 3-6 bits a value, which lz4 or zstd
+# shrink by under 3% at up to twice the encoding time, so their pages are not compressed
+PACKED_COLUMNS = ("bid", "tricks", "score", "forbidden", "trump_count", "high_trumps",
+                  "aces", "kings", "voids", "longest_suit", "card_points", "roem",
+                  "team_score", "margin", "hand_points", "n_tricks", "call_value",
+                  "hearts", "queens", "jacks", "domino_spread")
+# float columns of few distinct values (the heuristic's hand value in tricks)
+DICTIONARY_COLUMNS = ("strength",)
+# the global indices: differences of 0 and 1, packed to almost nothing (and min/max
+# statistics, so that a reader's filter on them skips row groups)
+INDEX_COLUMNS = ("deal", "game_index", "match")
 
 
 def parquet_options(table):
-    """How a part is encoded (every choice lossless; the values read back are the table's):
+    """How a part of ``table`` (or of a schema) is encoded (every choice lossless; the values read back are the table's).
+    Measured column by column on a chunk of 250,000 Boerenbridge deals (``pq.write_table``
+    of one column at a time, CPU time and bytes; docs/architecture.md A-10):
 
-    * integer columns as ``DELTA_BINARY_PACKED`` (bit-packed differences: the small codes
-      shrink to a few bits before compression, and the repeated deal and game indices to
-      almost nothing), except the hand masks (random bits: plain);
-    * dictionary encoding for the category columns only;
-    * zstd pages for the hand masks and float columns, which it halves; lz4 for the rest,
-      already bit-packed, where zstd gains little and costs most of the encoding time;
-    * page checksums; min/max statistics for the deal and game indices only (the rest
-      measured ~60% of the encoding time and serves no reader of ours)."""
+    * the global indices (``INDEX_COLUMNS``) as ``DELTA_BINARY_PACKED`` with lz4 pages;
+    * the small random integers (``PACKED_COLUMNS``) as ``DELTA_BINARY_PACKED``,
+      uncompressed;
+    * the hand strength (``DICTIONARY_COLUMNS``: a few hundred distinct values)
+      dictionary-encoded, uncompressed: two thirds of the bytes of zstd pages at half the
+      time; other float columns plain with zstd pages;
+    * the hand masks plain with zstd pages (random bits: zstd halves them, nothing else
+      does);
+    * the category columns dictionary-encoded; every other column (constant or periodic
+      within a chunk, such as players, seat, position, the turned card, booleans) plain
+      with lz4 pages, the cheapest encoding whose pages lz4 shrinks to almost nothing;
+    * page checksums; min/max statistics for the global indices only (the rest cost
+      encoding time and serve no reader of ours)."""
     import pyarrow as pa
-    names = table.schema.names
-    encoding, codec = {}, {}
-    for f in table.schema:
-        t = f.type
-        dense = f.name in RANDOM_COLUMNS or pa.types.is_floating(t)
-        if pa.types.is_integer(t) and f.name not in RANDOM_COLUMNS:
-            encoding[f.name] = "DELTA_BINARY_PACKED"
-        codec[f.name] = COMPRESSION if dense else FAST_COMPRESSION
+    schema = getattr(table, "schema", table)
+    names = schema.names
+    encoding, codec, dictionary = {}, {}, []
+    for f in schema:
+        t, name = f.type, f.name
+        if pa.types.is_dictionary(t):
+            dictionary.append(name)
+            codec[name] = FAST_COMPRESSION
+        elif pa.types.is_floating(t) and name in DICTIONARY_COLUMNS:
+            dictionary.append(name)
+            codec[name] = "none"
+        elif name in RANDOM_COLUMNS or pa.types.is_floating(t):
+            encoding[name], codec[name] = "PLAIN", COMPRESSION
+        elif pa.types.is_integer(t) and name in INDEX_COLUMNS:
+            encoding[name], codec[name] = "DELTA_BINARY_PACKED", FAST_COMPRESSION
+        elif pa.types.is_integer(t) and name in PACKED_COLUMNS:
+            encoding[name], codec[name] = "DELTA_BINARY_PACKED", "none"
+        else:
+            encoding[name], codec[name] = "PLAIN", FAST_COMPRESSION
     return {"compression": codec, "row_group_size": ROW_GROUP_ROWS,
             "write_page_checksum": True, "column_encoding": encoding,
-            "use_dictionary": [f.name for f in table.schema if pa.types.is_dictionary(f.type)],
-            "write_statistics": [c for c in ("deal", "game_index") if c in names]}
+            "use_dictionary": dictionary,
+            "write_statistics": [c for c in INDEX_COLUMNS if c in names]}
 
 
 def prepare():
@@ -194,38 +224,81 @@ def prepare():
     from . import agents, frames  # noqa: F401
 
 
+def _chunk_metadata(table, spec, index, partials, rows, result):
+    """The chunk table's schema metadata: pandas' (from ``table``), the run metadata and
+    the chunk record."""
+    from .storage import META_KEY
+    start, units = spec.chunk_range(index)
+    meta = dict(table.schema.metadata or {})
+    meta[META_KEY] = json.dumps(spec.entry.metadata(result)).encode()
+    meta[CHUNK_KEY] = json.dumps({"chunk": index, "game_start": start, "games": units,
+                                  "deals": partials["deals"], "rows": rows,
+                                  "summary": partials}).encode()
+    return meta
+
+
 def chunk_table(result, spec, index, partials):
     """One chunk's tidy table as Arrow, with the run metadata and the chunk record in its
     schema metadata (uses the kernels: call it where kernels may run)."""
-    import pyarrow as pa  # noqa: F401
     from .games import arrow_table
-    from .storage import META_KEY
-    entry = spec.entry
-    start, units = spec.chunk_range(index)
-    table = arrow_table(entry, result)
-    meta = dict(table.schema.metadata or {})
-    meta[META_KEY] = json.dumps(entry.metadata(result)).encode()
-    meta[CHUNK_KEY] = json.dumps({"chunk": index, "game_start": start, "games": units,
-                                  "deals": partials["deals"], "rows": table.num_rows,
-                                  "summary": partials}).encode()
-    return table.replace_schema_metadata(meta)
+    table = arrow_table(spec.entry, result)
+    return table.replace_schema_metadata(
+        _chunk_metadata(table, spec, index, partials, table.num_rows, result))
+
+
+def chunk_blocks(result, spec, index, partials):
+    """One chunk's tidy table as (schema with the chunk's metadata, iterator of Arrow
+    tables of consecutive rows): built a row group at a time where the game can
+    (:func:`analyzer.games.arrow_blocks`), so that only one row group's columns are in
+    memory while the part is encoded; else the whole table."""
+    from .games import arrow_blocks
+    rows, blocks = arrow_blocks(spec.entry, result, ROW_GROUP_ROWS)
+    first = next(blocks)
+    meta = _chunk_metadata(first, spec, index, partials, rows, result)
+    schema = first.schema.with_metadata(meta)
+
+    def all_blocks():
+        yield first
+        yield from blocks
+    return schema, all_blocks()
+
+
+def write_blocks(schema, blocks, sink):
+    """Write the tables ``blocks`` (of ``schema``, which carries the file's metadata) as
+    one Parquet file to ``sink`` (pyarrow only, no kernels unless ``blocks`` builds with
+    them); returns the rows written."""
+    import pyarrow.parquet as pq
+    options = parquet_options(schema)
+    group = options.pop("row_group_size")
+    rows = 0
+    with pq.ParquetWriter(sink, schema, **options) as w:
+        for t in blocks:
+            w.write_table(t.replace_schema_metadata(schema.metadata), row_group_size=group)
+            rows += t.num_rows
+    return rows
+
+
+def parquet_buffer(schema, blocks):
+    """The chunk's Parquet file in memory (a ``pyarrow.Buffer``, which hashing and file
+    writes read without a copy) and its rows. Deterministic: the same chunk gives the same
+    bytes anywhere, whether its table was built whole or a row group at a time."""
+    import pyarrow as pa
+    sink = pa.BufferOutputStream()
+    rows = write_blocks(schema, blocks, sink)
+    return sink.getvalue(), rows
 
 
 def parquet_bytes(table):
     """A chunk table as Parquet bytes (pyarrow only, no kernels: safe in another thread)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-    sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, **parquet_options(table))
-    return sink.getvalue().to_pybytes()
+    return parquet_buffer(table.schema, iter([table]))[0].to_pybytes()
 
 
 def encode_chunk(result, spec, index, partials):
     """One chunk's tidy table as Parquet bytes (run metadata and the chunk record in the
     schema metadata) and its row count. Deterministic: the same chunk gives the same
     bytes anywhere."""
-    table = chunk_table(result, spec, index, partials)
-    return parquet_bytes(table), table.num_rows
+    data, rows = parquet_buffer(*chunk_blocks(result, spec, index, partials))
+    return data.to_pybytes(), rows
 
 
 def _write_atomic(path, data, fsync=True):

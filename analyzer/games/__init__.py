@@ -16,6 +16,12 @@ written once for all four games:
 ``tidy(result)``              one row per deal (or match) and seat, as a DataFrame
 ``columns(result)``           (optional) the tidy table's columns as arrays, which the
                               results path builds into Arrow without pandas
+``row_blocks(result, rows)``  (optional) (table rows, sub-results of whole deals of at
+                              most ``rows`` rows each): the results path builds and
+                              encodes a chunk's table a block at a time
+``COLUMNS_ANY_THREAD``        (optional) True where ``columns`` calls serial ``nogil``
+                              kernels only: a streamed run builds the table in its
+                              encoding threads, beside the next chunk's simulation
 ``metadata(result)``          the run's set-up as stored with results files
 ``records(result)``           the recorded play, one JSON-able dict per deal
 ``partials(result)``          summary sums of one chunk (integers only, JSON-able)
@@ -140,6 +146,19 @@ def arrow_table(entry, result):
         return build(cols)
     import pyarrow as pa
     return pa.Table.from_pandas(entry.tidy(result), preserve_index=False)
+
+
+def arrow_blocks(entry, result, max_rows):
+    """The tidy table of ``result`` as (rows, iterator of pyarrow Tables of consecutive
+    rows, each of at most ``max_rows`` rows where the game can cut it): built a block at a
+    time from the entry's ``row_blocks`` (sub-results of whole deals) where it has them, so
+    that one block's columns are in memory at a time; else the whole table as one block.
+    The blocks' columns, types and schema metadata are :func:`arrow_table`'s."""
+    if hasattr(entry, "row_blocks"):
+        rows, parts = entry.row_blocks(result, max_rows)
+        return rows, (arrow_table(entry, part) for part in parts)
+    table = arrow_table(entry, result)
+    return table.num_rows, iter([table])
 
 
 def resolve(entry, deals, games, options):

@@ -77,6 +77,23 @@ def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=Fals
 
 
 tidy, columns = frame_functions(GAME)
+# columns() runs the serial nogil kernels of fastsim.features_nb only: a streamed run may
+# build the table in its encoding threads while the next chunk plays
+COLUMNS_ANY_THREAD = True
+
+
+def row_blocks(result, max_rows):
+    """(rows of the tidy table, sub-results of consecutive deals of at most ``max_rows``
+    table rows each, at least one deal): their tidy tables, one after the other, are the
+    table of ``result`` (the rows of a deal are its seats)."""
+    from dataclasses import replace
+    d = result.deals
+    n = result.rules.players
+    deals = len(d["deal"])
+    step = max(1, max_rows // n)
+    parts = [replace(result, deals={k: v[a:a + step] for k, v in d.items()})
+             for a in range(0, max(deals, 1), step)]
+    return deals * n, parts
 
 
 def metadata(result):
