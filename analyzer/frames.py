@@ -69,11 +69,30 @@ def arrow_table(cols):
             arrays[name] = pa.array(v._data, mask=v._mask if v._mask.any() else None)
         else:
             arrays[name] = pa.array(v)
-    # pandas' own schema metadata (dtypes such as the nullable boolean, the categories),
-    # taken from the empty frame: the table then reads back exactly as the DataFrame
-    empty = pd.DataFrame({name: v[:0] for name, v in cols.items()})
-    meta = pa.Schema.from_pandas(empty, preserve_index=False).metadata
-    return pa.table(arrays).replace_schema_metadata(meta)
+    return pa.table(arrays).replace_schema_metadata(_pandas_metadata(cols))
+
+
+_PANDAS_META = {}
+
+
+def _pandas_metadata(cols):
+    """pandas' own schema metadata of the frame of ``cols`` (dtypes such as the nullable
+    boolean, the categories), taken from the empty frame, so that the table reads back
+    exactly as the DataFrame. It depends on the names, dtypes and categories only, and
+    costs ~8 ms (pandas and pyarrow's bridge), so it is kept per such signature: a
+    streamed run's chunks and row groups all share one."""
+    key = tuple((name, str(v.dtype), tuple(v.categories) if isinstance(v, pd.Categorical)
+                 else None, v.ordered if isinstance(v, pd.Categorical) else None)
+                for name, v in cols.items())
+    meta = _PANDAS_META.get(key)
+    if meta is None:
+        import pyarrow as pa
+        empty = pd.DataFrame({name: v[:0] for name, v in cols.items()})
+        meta = pa.Schema.from_pandas(empty, preserve_index=False).metadata
+        if len(_PANDAS_META) > 64:      # a long-lived process with many set-ups
+            _PANDAS_META.clear()
+        _PANDAS_META[key] = meta
+    return meta
 
 
 def tidy_boerenbridge(result):

@@ -188,25 +188,25 @@ def _stream_chunks(spec, indices, encoders):
     before (table a row group at a time, Parquet into memory: pyarrow and serial nogil
     kernels, the GIL released); the chunks come out in order, as ``ChunkOut`` with
     ``data``. A game whose table needs parallel kernels (no ``COLUMNS_ANY_THREAD``) builds
-    it here, under the lock, and only the encoding runs beside the next chunk. At most
-    ``encoders`` chunks wait to be handed on while the next one plays, which bounds the
-    memory; the bytes are the same for any number of threads."""
+    it here, under the lock, and only the encoding runs beside the next chunk. A chunk
+    plays while fewer than ``encoders`` chunks are being encoded, and once it is played
+    every encoder has work (the one it leaves, and the chunk before), so the cores stay
+    busy with at most ``encoders`` chunks in memory beside the one playing; the bytes are
+    the same for any number of threads."""
     from collections import deque
     from concurrent.futures import ThreadPoolExecutor
-    from .stream import chunk_blocks, parquet_buffer
+    from .stream import ChunkSource, parquet_buffer
     any_thread = getattr(spec.entry, "COLUMNS_ANY_THREAD", False)
 
-    def encode(out, res, built):
-        schema, blocks = built if built is not None else chunk_blocks(
-            res, spec, out.index, out.partials)
-        out.data, out.rows = parquet_buffer(schema, blocks)
+    def encode(out, source):
+        out.data, out.rows = parquet_buffer(*(source.blocks() if any_thread else source))
         return out
 
     pending = deque()
     pool = ThreadPoolExecutor(max(1, encoders), thread_name_prefix="troef-encode")
     try:
         for i in indices:
-            # hand on what is encoded; wait while the encoders are all busy
+            # hand on what is encoded; wait while every encoder is busy
             while pending and (pending[0].done() or len(pending) >= encoders):
                 yield pending.popleft().result()
             start, count = spec.chunk_range(i)
@@ -214,10 +214,10 @@ def _stream_chunks(spec, indices, encoders):
                 with _KERNEL_LOCK:
                     res = spec.simulate(start, count, record=False)
                     part = spec.entry.partials(res)
-                    built = None
+                    source = ChunkSource(res, spec, i, part)
                     if not any_thread:      # the table's kernels may not run beside these
-                        schema, blocks = chunk_blocks(res, spec, i, part)
-                        built = (schema, list(blocks))
+                        schema, blocks = source.blocks()
+                        source = (schema, list(blocks))
             except KeyboardInterrupt:
                 # interrupted while playing the next chunk: the chunks being encoded are
                 # finished work, so they are handed on (and saved) before stopping
@@ -226,8 +226,8 @@ def _stream_chunks(spec, indices, encoders):
                 raise
             out = ChunkOut(index=i, start=start, units=count, deals=part["deals"],
                            partials=part)
-            pending.append(pool.submit(encode, out, None if built else res, built))
-            del res, built
+            pending.append(pool.submit(encode, out, source))
+            del res, source
         while pending:
             yield pending.popleft().result()
     finally:
@@ -360,7 +360,7 @@ def run(spec, out=None, resume=False, backend=None, progress=None, keep_result=F
             with stream.interruptible():
                 try:
                     if ds.missing:
-                        stream.prepare()    # imports are start-up, not play
+                        stream.prepare(spec)    # imports and kernel loads are start-up, not play
                         with backend:
                             t0 = time.perf_counter()
                             outcome.played = execute(spec, ds.missing, "parquet", backend,

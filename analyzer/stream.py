@@ -216,25 +216,34 @@ def parquet_options(table):
             "write_statistics": [c for c in INDEX_COLUMNS if c in names]}
 
 
-def prepare():
+def prepare(spec=None):
     """Import what building and encoding a chunk's table needs (pyarrow's Parquet writer,
-    pandas for the schema metadata, the table builders), so that a streamed run's play
-    time, from which its deals/s are told, holds no start-up imports (~0.5-1 s here)."""
+    pandas for the schema metadata, the table builders) and, given the run's ``spec``,
+    build and encode the table of no deals (which loads the table's kernels and pyarrow's
+    pandas bridge), so that a streamed run's play time, from which its deals/s are told,
+    holds no start-up work (~0.5-1 s here)."""
     import pyarrow.parquet  # noqa: F401
     from . import agents, frames  # noqa: F401
+    if spec is not None and spec.n_chunks:
+        res = spec.empty_result()
+        parquet_buffer(*chunk_blocks(res, spec, 0, spec.entry.partials(res)))
 
 
 def _chunk_metadata(table, spec, index, partials, rows, result):
     """The chunk table's schema metadata: pandas' (from ``table``), the run metadata and
     the chunk record."""
+    meta = dict(table.schema.metadata or {})
+    meta.update(_chunk_record(spec, index, partials, rows, result))
+    return meta
+
+
+def _chunk_record(spec, index, partials, rows, result):
     from .storage import META_KEY
     start, units = spec.chunk_range(index)
-    meta = dict(table.schema.metadata or {})
-    meta[META_KEY] = json.dumps(spec.entry.metadata(result)).encode()
-    meta[CHUNK_KEY] = json.dumps({"chunk": index, "game_start": start, "games": units,
-                                  "deals": partials["deals"], "rows": rows,
-                                  "summary": partials}).encode()
-    return meta
+    return {META_KEY: json.dumps(spec.entry.metadata(result)).encode(),
+            CHUNK_KEY: json.dumps({"chunk": index, "game_start": start, "games": units,
+                                   "deals": partials["deals"], "rows": rows,
+                                   "summary": partials}).encode()}
 
 
 def chunk_table(result, spec, index, partials):
@@ -246,21 +255,47 @@ def chunk_table(result, spec, index, partials):
         _chunk_metadata(table, spec, index, partials, table.num_rows, result))
 
 
+class ChunkSource:
+    """What a chunk's table is built from, taken from its result in a moment (views, no
+    copies): the sub-results of its row groups where the game cuts its table
+    (:func:`analyzer.games.row_parts`; the per-game arrays, which the table never reads,
+    left behind), else the result itself, and the metadata the part carries."""
+
+    def __init__(self, result, spec, index, partials):
+        from .games import row_parts
+        self.entry = spec.entry
+        self.rows, self.parts = row_parts(self.entry, result, ROW_GROUP_ROWS)
+        self.record = (None if self.rows is None
+                       else _chunk_record(spec, index, partials, self.rows, result))
+        self._whole = (spec, index, partials) if self.rows is None else None
+
+    def blocks(self):
+        """(schema with the chunk's metadata, iterator of Arrow tables of consecutive rows),
+        built one row group at a time as the iterator is read, so that only one row
+        group's columns are in memory while the part is encoded (else the whole table)."""
+        from .games import arrow_table
+        parts, self.parts = self.parts, None
+        first = arrow_table(self.entry, parts[0])
+        record = self.record
+        if record is None:          # one part: the whole table
+            spec, index, partials = self._whole
+            record = _chunk_record(spec, index, partials, first.num_rows, parts[0])
+        meta = dict(first.schema.metadata or {})
+        meta.update(record)
+        schema = first.schema.with_metadata(meta)
+
+        def all_blocks(first, rest):
+            yield first
+            del first
+            while rest:
+                yield arrow_table(self.entry, rest.pop(0))
+        return schema, all_blocks(first, parts[1:])
+
+
 def chunk_blocks(result, spec, index, partials):
     """One chunk's tidy table as (schema with the chunk's metadata, iterator of Arrow
-    tables of consecutive rows): built a row group at a time where the game can
-    (:func:`analyzer.games.arrow_blocks`), so that only one row group's columns are in
-    memory while the part is encoded; else the whole table."""
-    from .games import arrow_blocks
-    rows, blocks = arrow_blocks(spec.entry, result, ROW_GROUP_ROWS)
-    first = next(blocks)
-    meta = _chunk_metadata(first, spec, index, partials, rows, result)
-    schema = first.schema.with_metadata(meta)
-
-    def all_blocks():
-        yield first
-        yield from blocks
-    return schema, all_blocks()
+    tables of consecutive rows): :meth:`ChunkSource.blocks`."""
+    return ChunkSource(result, spec, index, partials).blocks()
 
 
 def write_blocks(schema, blocks, sink):

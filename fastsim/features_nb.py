@@ -6,7 +6,9 @@ import numpy as np
 from ._jit import njit
 
 from .bits import popcount_nb
-from .play_nb import hand_value_nb
+from .play_nb import (ACE, KING, LONG_TRUMP_BONUS, QUEEN, SIDE_ACE, SIDE_KING_LONG,
+                      SIDE_KING_SHORT, SIDE_QUEEN_LONG, SIDE_QUEEN_SHORT, TRUMP_VALUE_HI,
+                      TRUMP_VALUE_LO, VOID_BONUS)
 
 RANK_MASK = 0x1FFF
 # rows of hand_features_nb's int8 output, in this order
@@ -15,30 +17,44 @@ SMALL_FEATURES = ("trump_count", "high_trumps", "aces", "kings", "voids", "longe
 
 @njit(cache=True, nogil=True, inline="always")
 def _features_into(h, t, small, strength, i):
-    """The features of hand ``h`` under trump ``t`` (−1 = none) into column ``i``."""
+    """The features of hand ``h`` under trump ``t`` (−1 = none) into column ``i``; the
+    strength is :func:`fastsim.play_nb.hand_value_nb`'s value computed in the same pass
+    over the suits (the side-suit honours without branches: random hands make every
+    branch on them a coin flip; ``tests/test_stream_table.py`` checks it against
+    ``hand_value_nb`` on every suit layout)."""
     longest = voids = aces = kings = 0
+    tc = 0
+    ht = 0
+    e = 0
     for s in range(4):
         ranks = (h >> (16 * s)) & RANK_MASK
         length = popcount_nb(ranks)
         if length > longest:
             longest = length
-        if length == 0 and s != t:
-            voids += 1
-        aces += (ranks >> 12) & 1
-        kings += (ranks >> 11) & 1
-    tc = 0
-    ht = 0
-    if t >= 0:
-        tr = (h >> (16 * t)) & RANK_MASK
-        tc = popcount_nb(tr)
-        ht = popcount_nb(tr >> 9)
+        aces += (ranks >> ACE) & 1
+        kings += (ranks >> KING) & 1
+        if s == t:
+            tc = length
+            ht = popcount_nb(ranks >> 9)
+            e += TRUMP_VALUE_LO[ranks & 0x7F] + TRUMP_VALUE_HI[ranks >> 7]
+        else:
+            voids += length == 0
+            e += SIDE_ACE * ((ranks >> ACE) & 1)
+            e += ((ranks >> KING) & 1) * (SIDE_KING_SHORT + (SIDE_KING_LONG - SIDE_KING_SHORT)
+                                          * (length >= 2))
+            e += ((ranks >> QUEEN) & 1) * (SIDE_QUEEN_SHORT + (SIDE_QUEEN_LONG - SIDE_QUEEN_SHORT)
+                                           * (length >= 3))
+    if tc > 3:
+        e += LONG_TRUMP_BONUS * (tc - 3)
+    if tc >= 1:
+        e += VOID_BONUS * min(voids, tc)
     small[0, i] = tc
     small[1, i] = ht
     small[2, i] = aces
     small[3, i] = kings
     small[4, i] = voids
     small[5, i] = longest
-    strength[i] = np.float32(hand_value_nb(h, t) / 100.0)
+    strength[i] = np.float32(e / 100.0)
 
 
 @njit(cache=True, nogil=True)

@@ -157,3 +157,36 @@ def test_compiled_boerenbridge_columns_equal_numpy(case):
     want = _columns_numpy(res)
     assert (want["trump"] == "NT").any() == bool(res.rules.notrump and any(res.rules.notrump))
     pd.testing.assert_frame_equal(tidy_boerenbridge(res), want, check_exact=True)
+
+
+def test_compiled_hand_features_equal_hand_value_and_numpy():
+    """The features kernel computes the strength in its own pass over the suits: it equals
+    the heuristic's hand value (fastsim.play_nb.hand_value_nb, the bid rule's) and the
+    numpy features, on hands of every length and suit layout (voids, long trumps, lone
+    honours) under every trump and none."""
+    from fastsim.boerenbridge_nb import hand_values_nb
+    from fastsim.features_nb import SMALL_FEATURES, hand_features_nb
+    rng = np.random.default_rng(3)
+    hands = []
+    for size in range(0, 14):
+        for _ in range(400):
+            cards = rng.choice(52, size=size, replace=False)
+            hands.append(sum(1 << int(16 * (c // 13) + c % 13) for c in cards))
+    for s in range(4):      # one suit whole, honours alone, a void beside them
+        hands += [0x1FFF << (16 * s), (1 << 12 | 1 << 11 | 1 << 10) << (16 * s),
+                  (1 << 11) << (16 * s) | (1 << 10) << (16 * ((s + 1) % 4))]
+    hands = np.array(hands, dtype=np.int64)
+    suits = np.stack([(hands >> (16 * s)) & 0x1FFF for s in range(4)], axis=1)
+    length = np.bitwise_count(suits).astype(np.int64)
+    for t in (-1, 0, 1, 2, 3):
+        trumps = np.full(len(hands), t, dtype=np.int64)
+        small, strength = hand_features_nb(hands, trumps)
+        want = (hand_values_nb(hands, trumps) / 100.0).astype(np.float32)
+        assert np.array_equal(strength.view(np.int32), want.view(np.int32)), t
+        tr = suits[:, t] if t >= 0 else np.zeros(len(hands), dtype=np.int64)
+        ref = {"trump_count": np.bitwise_count(tr), "high_trumps": np.bitwise_count(tr >> 9),
+               "aces": ((suits >> 12) & 1).sum(axis=1), "kings": ((suits >> 11) & 1).sum(axis=1),
+               "voids": ((length == 0) & (np.arange(4) != t)).sum(axis=1),
+               "longest_suit": length.max(axis=1)}
+        for k, name in enumerate(SMALL_FEATURES):
+            assert np.array_equal(small[k].astype(np.int64), ref[name].astype(np.int64)), (t, name)

@@ -17,8 +17,9 @@ written once for all four games:
 ``columns(result)``           (optional) the tidy table's columns as arrays, which the
                               results path builds into Arrow without pandas
 ``row_blocks(result, rows)``  (optional) (table rows, sub-results of whole deals of at
-                              most ``rows`` rows each): the results path builds and
-                              encodes a chunk's table a block at a time
+                              most ``rows`` rows each, without what the table does not
+                              read): the results path builds and encodes a chunk's
+                              table a row group at a time
 ``COLUMNS_ANY_THREAD``        (optional) True where ``columns`` calls serial ``nogil``
                               kernels only: a streamed run builds the table in its
                               encoding threads, beside the next chunk's simulation
@@ -148,17 +149,14 @@ def arrow_table(entry, result):
     return pa.Table.from_pandas(entry.tidy(result), preserve_index=False)
 
 
-def arrow_blocks(entry, result, max_rows):
-    """The tidy table of ``result`` as (rows, iterator of pyarrow Tables of consecutive
-    rows, each of at most ``max_rows`` rows where the game can cut it): built a block at a
-    time from the entry's ``row_blocks`` (sub-results of whole deals) where it has them, so
-    that one block's columns are in memory at a time; else the whole table as one block.
-    The blocks' columns, types and schema metadata are :func:`arrow_table`'s."""
+def row_parts(entry, result, max_rows):
+    """(rows of the tidy table, sub-results whose tables, one after the other, are the
+    table of ``result``): the entry's ``row_blocks`` (whole deals, at most ``max_rows``
+    rows each; cheap views) where it has them, else (None, [result]): the rows are known
+    once the one table is built. Each sub-result's table is :func:`arrow_table`'s."""
     if hasattr(entry, "row_blocks"):
-        rows, parts = entry.row_blocks(result, max_rows)
-        return rows, (arrow_table(entry, part) for part in parts)
-    table = arrow_table(entry, result)
-    return table.num_rows, iter([table])
+        return entry.row_blocks(result, max_rows)
+    return None, [result]
 
 
 def resolve(entry, deals, games, options):
