@@ -261,10 +261,11 @@ class ChunkSource:
     (:func:`analyzer.games.row_parts`; the per-game arrays, which the table never reads,
     left behind), else the result itself, and the metadata the part carries."""
 
-    def __init__(self, result, spec, index, partials):
+    def __init__(self, result, spec, index, partials, max_rows=None):
         from .games import row_parts
         self.entry = spec.entry
-        self.rows, self.parts = row_parts(self.entry, result, ROW_GROUP_ROWS)
+        self.rows, self.parts = row_parts(self.entry, result,
+                                          ROW_GROUP_ROWS if max_rows is None else max_rows)
         self.record = (None if self.rows is None
                        else _chunk_record(spec, index, partials, self.rows, result))
         self._whole = (spec, index, partials) if self.rows is None else None
