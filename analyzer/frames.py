@@ -31,7 +31,6 @@ strength       float32   the heuristic's hand value in tricks (docs/boerenbridge
 import numpy as np
 import pandas as pd
 
-from fastsim.boerenbridge_nb import hand_values_nb
 from fastsim.features_nb import (RANK_MASK, SMALL_FEATURES, boerenbridge_rows_nb,
                                  hand_features_2d_nb, hand_features_nb)
 from fastsim.boerenbridge_schema import GAME, POLICY_NAMES
@@ -161,28 +160,18 @@ def columns_boerenbridge(result):
 
 
 def bonken_features(hands):
-    """Bonken hand features: penalty cards held, aces, longest suit, voids, trick strength
-    at no trump, and the Domino spread (sum of |rank − 8| in rank steps)."""
+    """Bonken hand features of (rows, 4) ``hands`` (int64 masks), flattened row by row:
+    hearts, aces, kings, queens, jacks held, king_of_hearts, longest_suit, voids, trick
+    strength at no trump (the heuristic's hand value in tricks), and the Domino spread
+    (sum of |rank − 8| in rank steps); one compiled pass (``fastsim.features_nb``)."""
+    from fastsim.features_nb import BONKEN_FEATURES, bonken_features_nb
     hands = np.asarray(hands, dtype=np.int64)
-    suit_len = np.stack([np.bitwise_count((hands >> (16 * s)) & RANK_MASK) for s in range(4)],
-                        axis=1)
-    rank_count = lambda r: sum(((hands >> (16 * s + r)) & 1) for s in range(4))  # noqa: E731
-    spread = np.zeros(len(hands), dtype=np.int64)
-    for r in range(13):
-        spread += abs(r - 6) * rank_count(r)
-    return {
-        "hearts": suit_len[:, 1].astype(np.int8),
-        "aces": rank_count(12).astype(np.int8),
-        "kings": rank_count(11).astype(np.int8),
-        "queens": rank_count(10).astype(np.int8),
-        "jacks": rank_count(9).astype(np.int8),
-        "king_of_hearts": ((hands >> 27) & 1).astype(bool),
-        "longest_suit": suit_len.max(axis=1).astype(np.int8),
-        "voids": (suit_len == 0).sum(axis=1).astype(np.int8),
-        "strength": (hand_values_nb(hands, np.full(len(hands), -1, dtype=np.int64)) / 100.0
-                     ).astype(np.float32),
-        "domino_spread": spread.astype(np.int16),
-    }
+    small, strength, spread = bonken_features_nb(hands if hands.ndim == 2 else hands[:, None])
+    out = dict(zip(BONKEN_FEATURES, small))
+    out["king_of_hearts"] = out["king_of_hearts"].view(np.bool_)
+    order = ("hearts", "aces", "kings", "queens", "jacks", "king_of_hearts", "longest_suit",
+             "voids")
+    return {**{k: out[k] for k in order}, "strength": strength, "domino_spread": spread}
 
 
 def columns_bonken(result):
@@ -197,7 +186,7 @@ def columns_bonken(result):
     rep = lambda a: np.repeat(a, 4)  # noqa: E731
     seats = np.tile(np.arange(4, dtype=np.int8), rows)
     pos = positions_of(d, 4).astype(np.int8).ravel()
-    hands = d["hands"].ravel()
+    hands = d["hands"]
     cols = {
         "game": pd.Categorical.from_codes(np.zeros(rows * 4, dtype=np.int8), categories=[BGAME]),
         "players": np.full(rows * 4, 4, dtype=np.int8),
@@ -217,7 +206,7 @@ def columns_bonken(result):
         "contract": pd.Categorical.from_codes(rep(d["contract"]).astype(np.int64),
                                               categories=CONTRACTS),
         "n_tricks": rep(d["n_tricks"]),
-        "hand": hands,
+        "hand": hands.ravel(),
         "tricks": d["tricks"].ravel(),
         "score": d["scores"].ravel(),
         "domino_loser": rep(d["loser"]) == seats,

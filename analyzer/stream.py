@@ -158,13 +158,11 @@ def source_fingerprint():
 
 # columns of random bits (the dealt hands as masks): plain, zstd pages
 RANDOM_COLUMNS = ("hand",)
-# integer columns of small random values (bids, tricks, scores, hand features): their
-# differences bit-packed (DELTA_BINARY_PACKED) take 3-6 bits a value, which lz4 or zstd
-# shrink by under 3% at up to twice the encoding time, so their pages are not compressed
-PACKED_COLUMNS = ("bid", "tricks", "score", "forbidden", "trump_count", "high_trumps",
-                  "aces", "kings", "voids", "longest_suit", "card_points", "roem",
-                  "team_score", "margin", "hand_points", "n_tricks", "call_value",
-                  "hearts", "queens", "jacks", "domino_spread")
+# integer columns that are the same for every seat of a deal or cycle over the seats
+# (constant within a chunk of single deals): plain pages, which lz4 shrinks to almost
+# nothing at half the time of bit-packing their differences first
+PLAIN_COLUMNS = ("players", "dealer", "seat", "position", "team", "hand_size", "deal_no",
+                 "round", "trump_card")
 # float columns of few distinct values (the heuristic's hand value in tricks)
 DICTIONARY_COLUMNS = ("strength",)
 # the global indices: differences of 0 and 1, packed to almost nothing (and min/max
@@ -173,21 +171,22 @@ INDEX_COLUMNS = ("deal", "game_index", "match")
 
 
 def parquet_options(table):
-    """How a part of ``table`` (or of a schema) is encoded (every choice lossless; the values read back are the table's).
-    Measured column by column on a chunk of 250,000 Boerenbridge deals (``pq.write_table``
-    of one column at a time, CPU time and bytes; docs/architecture.md A-10):
+    """How a part of ``table`` (or of a schema) is encoded (every choice lossless; the
+    values read back are the table's). Chosen by measuring the encoding time and bytes of
+    each column of a chunk of 250,000 deals of every game (``pq.write_table`` of one
+    column at a time; docs/architecture.md A-10):
 
-    * the global indices (``INDEX_COLUMNS``) as ``DELTA_BINARY_PACKED`` with lz4 pages;
-    * the small random integers (``PACKED_COLUMNS``) as ``DELTA_BINARY_PACKED``,
-      uncompressed;
-    * the hand strength (``DICTIONARY_COLUMNS``: a few hundred distinct values)
-      dictionary-encoded, uncompressed: two thirds of the bytes of zstd pages at half the
-      time; other float columns plain with zstd pages;
+    * integer columns as ``DELTA_BINARY_PACKED`` (bit-packed differences: the small codes
+      shrink to a few bits, the global indices to almost nothing) with lz4 pages (which
+      halve the sparse ones, such as roem or Boonaken's bids), except
+    * the columns of ``PLAIN_COLUMNS`` (repeated for the seats of a deal, or cycling over
+      them): plain, lz4 pages;
     * the hand masks plain with zstd pages (random bits: zstd halves them, nothing else
-      does);
-    * the category columns dictionary-encoded; every other column (constant or periodic
-      within a chunk, such as players, seat, position, the turned card, booleans) plain
-      with lz4 pages, the cheapest encoding whose pages lz4 shrinks to almost nothing;
+      does); other float columns likewise;
+    * the hand strength (``DICTIONARY_COLUMNS``: a few hundred distinct values)
+      dictionary-encoded, uncompressed: two thirds of the bytes of zstd pages in less
+      time;
+    * the category columns dictionary-encoded, booleans plain, lz4 pages;
     * page checksums; min/max statistics for the global indices only (the rest cost
       encoding time and serve no reader of ours)."""
     import pyarrow as pa
@@ -204,10 +203,8 @@ def parquet_options(table):
             codec[name] = "none"
         elif name in RANDOM_COLUMNS or pa.types.is_floating(t):
             encoding[name], codec[name] = "PLAIN", COMPRESSION
-        elif pa.types.is_integer(t) and name in INDEX_COLUMNS:
+        elif pa.types.is_integer(t) and name not in PLAIN_COLUMNS:
             encoding[name], codec[name] = "DELTA_BINARY_PACKED", FAST_COMPRESSION
-        elif pa.types.is_integer(t) and name in PACKED_COLUMNS:
-            encoding[name], codec[name] = "DELTA_BINARY_PACKED", "none"
         else:
             encoding[name], codec[name] = "PLAIN", FAST_COMPRESSION
     return {"compression": codec, "row_group_size": ROW_GROUP_ROWS,

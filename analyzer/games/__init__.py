@@ -149,6 +149,22 @@ def arrow_table(entry, result):
     return pa.Table.from_pandas(entry.tidy(result), preserve_index=False)
 
 
+def deal_row_blocks(result, max_rows, players):
+    """``row_blocks`` of a game whose tidy table has one row per deal row and seat, built
+    from ``result.deals`` (one row per deal), the rules and the policies only: (rows,
+    sub-results of consecutive deal rows of at most ``max_rows`` table rows each, at
+    least one deal row). Views of the deal arrays; the per-game arrays, which the table
+    does not read, are left out."""
+    from dataclasses import replace
+    d = result.deals
+    deals = len(d["deal"])
+    step = max(1, max_rows // players)
+    none = {k: v[:0] for k, v in result.games.items()}
+    parts = [replace(result, deals={k: v[a:a + step] for k, v in d.items()}, games=none)
+             for a in range(0, max(deals, 1), step)]
+    return deals * players, parts
+
+
 def row_parts(entry, result, max_rows):
     """(rows of the tidy table, sub-results whose tables, one after the other, are the
     table of ``result``): the entry's ``row_blocks`` (whole deals, at most ``max_rows``

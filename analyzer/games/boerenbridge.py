@@ -4,7 +4,8 @@ Rules: docs/rules.md (Boerenbridge); engine: :mod:`fastsim.boerenbridge`.
 """
 import numpy as np
 
-from . import concat_results, frame_functions, lazy_engine, run_metadata, seat_lines
+from . import (concat_results, deal_row_blocks, frame_functions, lazy_engine, run_metadata,
+               seat_lines)
 from . import policy_names  # noqa: F401 (the entry's interface)
 
 from fastsim.boerenbridge_schema import GAME, PIMC_WORLDS, POLICIES as _POLICIES, RulesError
@@ -83,19 +84,8 @@ COLUMNS_ANY_THREAD = True
 
 
 def row_blocks(result, max_rows):
-    """(rows of the tidy table, sub-results of consecutive deals of at most ``max_rows``
-    table rows each, at least one deal): their tidy tables, one after the other, are the
-    table of ``result`` (the rows of a deal are its seats). Views of the deal arrays;
-    the per-game arrays, which the table does not read, are left out."""
-    from dataclasses import replace
-    d = result.deals
-    n = result.rules.players
-    deals = len(d["deal"])
-    step = max(1, max_rows // n)
-    none = {k: v[:0] for k, v in result.games.items()}
-    parts = [replace(result, deals={k: v[a:a + step] for k, v in d.items()}, games=none)
-             for a in range(0, max(deals, 1), step)]
-    return deals * n, parts
+    """The tidy table in row groups of whole deals (:func:`analyzer.games.deal_row_blocks`)."""
+    return deal_row_blocks(result, max_rows, result.rules.players)
 
 
 def metadata(result):
