@@ -263,7 +263,7 @@ def columns_klaverjassen(result):
         "trump_jack": ((tr_ranks >> 9) & 1).astype(bool),
         "trump_nine": ((tr_ranks >> 7) & 1).astype(bool),
         "aces": aces.astype(np.int8),
-        "call_value": knb.call_values_nb(hands, trump).astype(np.int16),
+        "call_value": knb.call_values_serial_nb(hands, trump).astype(np.int16),
     }
     return cols
 

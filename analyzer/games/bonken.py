@@ -107,18 +107,17 @@ def partials(result):
     """Per contract and position: rounds, score and trick sums, Domino losers; per seat
     the game totals and win counts by number of co-winners. The deal sums in one
     compiled pass (:func:`fastsim.features_nb.bonken_sums_nb`), integers throughout."""
-    from fastsim.features_nb import bonken_sums_nb
-    from . import share_counts
+    from fastsim.features_nb import bonken_sums_nb, seat_sums_nb
     d = result.deals
     rounds, score, tricks, losers = bonken_sums_nb(d["dealer"], d["contract"], d["scores"],
                                                    d["tricks"], d["loser"], len(CONTRACTS))
     p = {"deals": int(len(d["deal"])), "rounds": rounds.tolist(), "score": score.tolist(),
          "tricks": tricks.tolist(), "losers": losers.tolist()}
     g = result.games
+    total, _, wins = seat_sums_nb(g["totals"], g["totals"], g["winners"])
     p["games"] = int(g["totals"].shape[0])
-    p["total"] = [int(x) for x in g["totals"].astype(np.int64).sum(axis=0)] if p["games"] \
-        else [0] * PLAYERS
-    p["wins"] = share_counts(g["winners"]) if p["games"] else [[0] * PLAYERS] * PLAYERS
+    p["total"] = total.tolist()
+    p["wins"] = wins.tolist()
     return p
 
 
