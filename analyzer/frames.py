@@ -289,7 +289,7 @@ def columns_boonaken(result):
     res = d["result"].ravel()
     decl_seat = (dealer + 1 + info[:, bnb.I_DECL]) % n
     mis = d["misere"]
-    hp = bnb.mask_points_many_nb(hands, trump).astype(np.int16)
+    hp = bnb.mask_points_serial_nb(hands, trump).astype(np.int16)
     contract = np.where(void, 0, rep(info[:, bnb.I_CONTRACT]))
     return {
         "game": pd.Categorical.from_codes(np.zeros(rows * n, dtype=np.int8), categories=[OGAME]),

@@ -25,7 +25,8 @@ CASES = [
     ("boerenbridge", dict(games=40, players=5, variant=("no_trump_rounds=ones,top",))),
     ("bonken", dict(deals=900, contract="no-hearts")),
     ("klaverjassen", dict(games=40, variant=("amsterdam",))),
-    ("boonaken", dict(deals=900)),          # the table built whole, under the kernel lock
+    ("boonaken", dict(deals=900, preset="leimuiden", players=5)),
+    ("boonaken", dict(games=12)),           # whole matches: one table a part
 ]
 
 
@@ -46,22 +47,38 @@ def test_parts_same_for_any_encoder_count_and_on_a_worker(tmp_path, monkeypatch,
         assert isinstance(worker.data, bytes)
         assert worker.data == got[2][stream.part_name(i)], i
     groups = pq.ParquetFile(tmp_path / "e2" / stream.part_name(0)).num_row_groups
-    assert groups > 1 if game != "boonaken" else groups >= 1
+    assert groups > 1 if "games" not in case or game != "boonaken" else groups >= 1
 
 
-@pytest.mark.parametrize("game,case", CASES[:3])
+@pytest.mark.parametrize("game,case", CASES)
 def test_row_groups_built_one_at_a_time_are_the_whole_table(game, case):
     spec = RunSpec.make(game, seed=8, **case)
     res = spec.simulate(0, spec.n)
     part = spec.entry.partials(res)
     whole = stream.chunk_table(res, spec, 0, part)
+    per_deal = 5 if game == "boonaken" else res.rules.players if game == "boerenbridge" else 4
     for rows in (1, 7, 999, 10**9):
         schema, blocks = stream.ChunkSource(res, spec, 0, part, max_rows=rows).blocks()
         blocks = list(blocks)
-        assert all(b.num_rows <= max(rows, res.rules.players) for b in blocks)
         table = pa.concat_tables(blocks).replace_schema_metadata(schema.metadata)
         assert table.equals(whole, check_metadata=True), rows
-        assert len(blocks) == -(-len(res.deals["deal"]) // max(1, rows // res.rules.players))
+        if game == "boonaken" and "games" in case:
+            assert len(blocks) == 1
+        else:
+            assert all(b.num_rows <= max(rows, per_deal) for b in blocks)
+            assert len(blocks) == -(-whole.num_rows // (max(1, rows // per_deal) * per_deal))
+
+
+def test_a_table_that_needs_the_kernel_lock_is_built_beside_the_play(tmp_path, monkeypatch):
+    """A game whose table kernels may not run beside the simulation's (no
+    COLUMNS_ANY_THREAD) builds it on the playing thread: the same parts."""
+    from analyzer.games import get
+    spec = replace(RunSpec.make("boonaken", deals=900, seed=3), chunk=200)
+    run(spec, out=str(tmp_path / "free"))
+    monkeypatch.delattr(get("boonaken"), "COLUMNS_ANY_THREAD")
+    run(spec, out=str(tmp_path / "locked"))
+    assert parts(tmp_path / "free") == parts(tmp_path / "locked")
+    assert len(parts(tmp_path / "free")) == 5
 
 
 def test_any_chunking_reads_back_as_one_table(tmp_path, monkeypatch):
