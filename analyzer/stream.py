@@ -321,6 +321,33 @@ def parquet_buffer(schema, blocks):
     return sink.getvalue(), rows
 
 
+def temp_part(folder, index):
+    """The hidden name a part is written under before it is renamed into place (removed
+    when a dataset is opened again: :class:`Dataset`)."""
+    return os.path.join(folder, f"{TMP_PREFIX}{part_name(index)}.tmp{os.getpid()}")
+
+
+def spool_part(schema, blocks, folder, index):
+    """Write a chunk's part straight to its hidden temp name in the dataset ``folder``
+    (no buffer of the whole file in memory; no fsync: :meth:`Dataset.write` syncs it
+    before the rename) → (temp path, content hash, rows). Runs in an encoding thread; a
+    failed write leaves no temp file and is one line naming the part (OutputError)."""
+    import pyarrow as pa
+    from .storage import write_failed
+    tmp = temp_part(folder, index)
+    try:
+        with pa.OSFile(tmp, "wb") as raw, pa.BufferedOutputStream(raw, 1 << 20) as sink:
+            rows = write_blocks(schema, blocks, sink)
+        digest = _sha256_file(tmp)
+    except BaseException as e:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        if isinstance(e, OSError):
+            raise write_failed(os.path.join(folder, part_name(index)), e) from None
+        raise
+    return tmp, digest, rows
+
+
 def parquet_bytes(table):
     """A chunk table as Parquet bytes (pyarrow only, no kernels: safe in another thread)."""
     return parquet_buffer(table.schema, iter([table]))[0].to_pybytes()
@@ -344,6 +371,18 @@ def _write_atomic(path, data, fsync=True):
         if fsync:
             f.flush()
             os.fsync(f.fileno())
+
+
+def _place_part(tmp, path):
+    """Sync the part written at ``tmp`` to disk and rename it to ``path``; on a failure
+    the temp file is removed and the error is one line naming ``path``."""
+    from .storage import atomic_path
+    with atomic_path(path, tmp):
+        fd = os.open(tmp, os.O_WRONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def read_manifest(path):
@@ -532,16 +571,21 @@ class Dataset:
         return [self.saved[i]["summary"] for i in sorted(self.saved)]
 
     def write(self, out):
-        """Put one chunk (``ChunkOut`` with ``data``) in place, atomically."""
-        if out.data is None:
+        """Put one chunk in place, atomically: ``ChunkOut`` with ``data`` (the Parquet
+        bytes), or with ``file`` and ``sha256`` (the part already written under its temp
+        name by :func:`spool_part`, which is synced and renamed here)."""
+        if out.data is None and getattr(out, "file", None) is None:
             raise ValueError("chunk has no Parquet data")
         import hashlib
         path = os.path.join(self.path, part_name(out.index))
         with _SIGNALS.critical():
-            _write_atomic(hash_path(path), f"{hashlib.sha256(out.data).hexdigest()} "
-                                              f"{out.rows}\n".encode(), fsync=False)
+            digest = out.sha256 if out.data is None else hashlib.sha256(out.data).hexdigest()
+            _write_atomic(hash_path(path), f"{digest} {out.rows}\n".encode(), fsync=False)
             try:
-                _write_atomic(path, out.data)
+                if out.data is None:
+                    _place_part(out.file, path)
+                else:
+                    _write_atomic(path, out.data)
             except BaseException:   # e.g. a full disk: no hash of a part that is not there
                 os.remove(hash_path(path))
                 raise
