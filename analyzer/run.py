@@ -220,7 +220,7 @@ def _stream_chunks(spec, indices, encoders, spool=None):
         for i in indices:
             # hand on what is encoded; wait while every encoder is busy
             while pending and (pending[0].done() or len(pending) >= encoders):
-                handed = pending.popleft().result()
+                handed = _next_out(pending)
                 yield handed
             start, count = spec.chunk_range(i)
             try:
@@ -235,7 +235,7 @@ def _stream_chunks(spec, indices, encoders, spool=None):
                 # interrupted while playing the next chunk: the chunks being encoded are
                 # finished work, so they are handed on (and saved) before stopping
                 while pending:
-                    handed = pending.popleft().result()
+                    handed = _next_out(pending)
                     yield handed
                 raise
             out = ChunkOut(index=i, start=start, units=count, deals=part["deals"],
@@ -243,7 +243,7 @@ def _stream_chunks(spec, indices, encoders, spool=None):
             pending.append(pool.submit(encode, out, source))
             del res, source
         while pending:
-            handed = pending.popleft().result()
+            handed = _next_out(pending)
             yield handed
     finally:
         # stopped early (an error, or the consumer closed us): chunks not yet started are
@@ -255,6 +255,15 @@ def _stream_chunks(spec, indices, encoders, spool=None):
                 f.result() if f.done() and not f.cancelled() and not f.exception() else None)
             if out is not None and out.file is not None and os.path.exists(out.file):
                 os.remove(out.file)
+
+
+def _next_out(pending):
+    """The first pending chunk's ChunkOut, waiting for it; it leaves ``pending`` only once
+    it is there (a Ctrl-C during the wait leaves it to the clean-up, which removes its
+    temp file)."""
+    out = pending[0].result()
+    pending.popleft()
+    return out
 
 
 def progress_default(units, setup=None):

@@ -116,3 +116,34 @@ def test_interrupt_while_chunks_encode_saves_every_finished_chunk(tmp_path, monk
     monkeypatch.setattr(RunSpec, "simulate", real)
     again = run(spec, out=str(cut), resume=True)
     assert again.resumed == 7 and parts(cut) == parts(ref)
+
+
+def test_ctrl_c_while_waiting_for_an_encoder_leaves_no_temp_file(tmp_path, monkeypatch):
+    """Ctrl-C while the playing thread waits for a chunk being encoded: the chunks saved
+    are a prefix, every temp file (of that chunk, and of any chunk written after it) is
+    removed, and resume gives the uninterrupted run's parts."""
+    import os
+    import signal
+    import time
+    spec = replace(RunSpec.make("boerenbridge", deals=6000, hand_size=8, seed=6), chunk=500)
+    ref = tmp_path / "ref"
+    run(spec, out=str(ref))
+    real = stream.spool_part
+
+    def spool_then_interrupt(schema, blocks, folder, index):
+        got = real(schema, blocks, folder, index)
+        if index == 4:              # written under its temp name, not yet handed on
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.3)         # the playing thread is interrupted while it waits
+        return got
+    monkeypatch.setattr(stream, "spool_part", spool_then_interrupt)
+    monkeypatch.setattr(runner, "ENCODERS", 1)  # the playing thread waits for each chunk
+    cut = tmp_path / "cut"
+    with pytest.raises(KeyboardInterrupt):
+        run(spec, out=str(cut))
+    saved = list(parts(cut))
+    assert saved == [stream.part_name(i) for i in range(4)]
+    assert not [p.name for p in cut.iterdir() if ".tmp" in p.name]
+    monkeypatch.setattr(stream, "spool_part", real)
+    again = run(spec, out=str(cut), resume=True)
+    assert parts(cut) == parts(ref)
