@@ -1286,6 +1286,17 @@ def mask_points_many_nb(hands, trumps):
     return out
 
 
+@njit(cache=True, nogil=True)
+def mask_points_serial_nb(hands, trumps):
+    """:func:`mask_points_many_nb` on one thread, ``nogil``: the results path runs it in an
+    encoding thread beside a parallel simulation kernel (which numba's workqueue layer
+    does not allow for a second parallel kernel)."""
+    out = np.empty(hands.shape[0], dtype=np.int64)
+    for i in range(hands.shape[0]):
+        out[i] = mask_points_nb(hands[i], trumps[i])
+    return out
+
+
 # the strong policy uses the functions above; its module is imported last so that both
 # modules load without a cycle at import time
 from . import boonaken_strong_nb as strong  # noqa: E402

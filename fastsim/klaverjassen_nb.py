@@ -794,5 +794,16 @@ def call_values_nb(hands, trumps):
     return out
 
 
+@njit(cache=True, nogil=True)
+def call_values_serial_nb(hands, trumps):
+    """:func:`call_values_nb` on one thread, ``nogil``: the results path runs it in an
+    encoding thread beside a parallel simulation kernel (which numba's workqueue layer
+    does not allow for a second parallel kernel)."""
+    out = np.empty(hands.shape[0], dtype=np.int64)
+    for i in range(hands.shape[0]):
+        out[i] = call_value_nb(hands[i], trumps[i])
+    return out
+
+
 # the strong policy's kernels use this module's; imported last (no cycle at import time)
 from . import klaverjassen_strong_nb as strong  # noqa: E402
