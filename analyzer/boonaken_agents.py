@@ -33,6 +33,7 @@ from fastsim.boonaken_schema import (BOONAAK, CONTRACT_BOONAAK, CONTRACT_MISERE,
                                      PRESET_SEED, ZWABBER, RulesError, build_rules,
                                      table_layout)
 from fastsim.cards import SUITS, CardError, card_str, codes_of, parse_card, parse_cards
+from fastsim.common import check_seed
 
 from .agents import _Agents, _DecisionBeforePlay, _dkey
 from .boonaken_play import BoonakenDeal, BoonakenInfoState, BoonakenTable, _bits
@@ -46,6 +47,24 @@ FULL32 = sum(1 << (16 * s + r) for s in range(4) for r in range(5, 13))
 def _check_policy(policy):
     if policy not in POLICIES:
         raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+
+
+def _auc(auction):
+    """The auction as the kernels read it: (position, level or -1) rows."""
+    return np.array(list(auction) or [(0, -1)], dtype=np.int64).reshape(-1, 2)
+
+
+def _worlds(worlds):
+    return np.int64(PIMC_WORLDS if worlds is None else worlds)
+
+
+def _strong_args(st):
+    """What the strong exchange and trump kernels read of a declarer's state."""
+    mis = np.zeros(5, dtype=np.int64)
+    mis[:len(st.misere)] = st.misere
+    return (st.n, st.preset, st.position, np.int64(st.dealt), np.int64(st.open),
+            np.int64(st.blind), np.int64(st.level), mis, np.int64(len(st.misere)),
+            _auc(st.auction), np.int64(len(st.auction)))
 
 
 def _below(seed, deal, counter, m):
@@ -152,11 +171,16 @@ class BoonakenBidState(_Before):
 
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=None):
         """The built-in ``policy``'s action here, exactly as the simulator's auction
-        (pimc and strong bid as the heuristic)."""
+        (pimc bids as the heuristic; strong searches, ``worlds``: the engine's)."""
         from fastsim import boonaken_nb as nb
         _check_policy(policy)
         k = len(self.auction)
         st, join = self.standing, self.can_join
+        if policy == "strong":
+            from fastsim import boonaken_strong_nb as sn
+            return int(sn.decide_bid_nb(check_seed(seed), np.int64(deal), self.n, self.preset,
+                                        self.position, np.int64(self.hand), np.int64(self.open),
+                                        _auc(self.auction), np.int64(k), _worlds(worlds)))
         if policy == "random":
             if _below(seed, deal, CTR_AUCTION + k, 2) != 1:
                 return -1
@@ -200,16 +224,17 @@ class BoonakenExchangeState(_Before):
     ``hand`` (its dealt hand), ``open`` (the face-up table cards), ``open_order`` (them
     as they lie, in deal order), ``blind`` (the face-down table cards it picks up: pagat
     and leimuiden; 0 in the seed preset), ``contract`` (``CONTRACTS`` index),
-    ``level``, ``misere`` (the misère players). Seed preset: it may swap face-up cards
+    ``level``, ``misere`` (the misère players), ``auction`` (every turn of the auction as
+    ``(position, action)``). Seed preset: it may swap face-up cards
     into its hand (those not taken lie out of play); pagat and leimuiden: it takes every
     table card and puts as many away. Actions: the six cards kept, as a bit mask
     (:meth:`legal_actions` lists every one; a list of codes or a string such as
     ``"JH 9H AH KH 7S AD"`` is accepted)."""
     phase = "exchange"
     __slots__ = ("rules", "position", "hand", "open", "open_order", "blind", "contract",
-                 "level", "misere")
+                 "level", "misere", "auction")
 
-    def __init__(self, rules, position, hand, open_order, blind, level, misere):
+    def __init__(self, rules, position, hand, open_order, blind, level, misere, auction=()):
         self.rules = rules
         self.position = int(position)
         self.hand = int(hand)
@@ -219,6 +244,12 @@ class BoonakenExchangeState(_Before):
         self.level = int(level)
         self.contract = _contract_of(self.level)
         self.misere = tuple(int(q) for q in misere)
+        self.auction = tuple((int(q), int(a)) for q, a in auction)
+
+    @property
+    def dealt(self):
+        """Its hand as dealt."""
+        return self.hand
 
     @property
     def holding(self):
@@ -259,11 +290,15 @@ class BoonakenExchangeState(_Before):
         return f"any 6 of {_cards(self.holding)}"
 
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=None):
-        """The six cards the built-in ``policy`` keeps, exactly as the simulator (pimc and
-        strong exchange as the heuristic)."""
+        """The six cards the built-in ``policy`` keeps, exactly as the simulator (pimc
+        exchanges as the heuristic; strong searches, ``worlds``: the engine's)."""
         from fastsim import boonaken_nb as nb
         _check_policy(policy)
         n, hold = self.n, self.holding
+        if policy == "strong":
+            from fastsim import boonaken_strong_nb as sn
+            return int(sn.decide_exchange_nb(check_seed(seed), np.int64(deal),
+                                             *_strong_args(self), _worlds(worlds)))
         if policy == "random":
             if self.preset == PRESET_SEED:
                 cur = self.hand
@@ -298,13 +333,17 @@ class BoonakenTrumpState(_Before):
     """The declarer's information state when it names trump (after the exchange):
     ``rules``, ``position``, ``hand`` (the six cards kept), ``holding`` (what it chose
     them from: its dealt hand and the table cards it saw), ``open``, ``discarded``,
-    ``contract``, ``level``. Actions: a point bid or boonaak: a suit 0..3 (spades,
+    ``contract``, ``level``, ``blind`` (the face-down table cards it picked up: pagat and
+    leimuiden), ``misere`` (the misère players), ``auction`` (as
+    :class:`BoonakenExchangeState`). Actions: a point bid or boonaak: a suit 0..3 (spades,
     hearts, diamonds, clubs; ``"H"`` is accepted) or −1 (``None``) to name none, so that
     the suit of its first card is trump; leimuiden's lone misère: a suit."""
     phase = "trump"
-    __slots__ = ("rules", "position", "hand", "holding", "open", "level", "contract")
+    __slots__ = ("rules", "position", "hand", "holding", "open", "level", "contract", "blind",
+                 "misere", "auction")
 
-    def __init__(self, rules, position, hand, holding, open_mask, level):
+    def __init__(self, rules, position, hand, holding, open_mask, level, blind=0, misere=(),
+                 auction=()):
         self.rules = rules
         self.position = int(position)
         self.hand = int(hand)
@@ -312,6 +351,14 @@ class BoonakenTrumpState(_Before):
         self.open = int(open_mask)
         self.level = int(level)
         self.contract = _contract_of(self.level)
+        self.blind = int(blind)
+        self.misere = tuple(int(q) for q in misere)
+        self.auction = tuple((int(q), int(a)) for q, a in auction)
+
+    @property
+    def dealt(self):
+        """Its hand as dealt (what it held before the exchange)."""
+        return self.holding & ~(self.open | self.blind)
 
     @property
     def discarded(self):
@@ -333,9 +380,14 @@ class BoonakenTrumpState(_Before):
 
     def decide(self, policy="heuristic", seed=0, deal=0, worlds=None):
         """The built-in ``policy``'s trump, exactly as the simulator (the heuristic
-        names the suit it exchanged for; pimc and strong name as the heuristic)."""
+        names the suit it exchanged for; pimc names as the heuristic; strong searches the
+        suits for the six kept, ``worlds``: the engine's)."""
         from fastsim import boonaken_nb as nb
         _check_policy(policy)
+        if policy == "strong":
+            from fastsim import boonaken_strong_nb as sn
+            return int(sn.decide_trump_nb(check_seed(seed), np.int64(deal), *_strong_args(self),
+                                          _worlds(worlds), np.int64(self.hand)))
         if self.contract == CONTRACT_MISERE:
             if policy == "random":
                 return _below(seed, deal, CTR_TRUMP, 4)
@@ -485,12 +537,14 @@ def play_deal(rules, codes, seed, deal, worlds, rec=None):
     # ---- exchange and trump
     hand = hands[decl]
     table_blind = blind if preset != PRESET_SEED else 0
-    st = BoonakenExchangeState(rules, decl, hand, open_order, table_blind, standing, mis)
+    st = BoonakenExchangeState(rules, decl, hand, open_order, table_blind, standing, mis,
+                               auction)
     keep = agents.act(decl, st, "exchange", lambda pl: st.decide(pl, seed, deal, worlds))
     table = open_m | table_blind
     trump, named = -1, True
     if trump_asked(contract, preset, len(mis)):
-        ts = BoonakenTrumpState(rules, decl, keep, hand | table, open_m, standing)
+        ts = BoonakenTrumpState(rules, decl, keep, hand | table, open_m, standing, table_blind,
+                                mis, auction)
         t = agents.act(decl, ts, "trump", lambda pl: ts.decide(pl, seed, deal, worlds))
         if t >= 0:
             trump = t

@@ -680,6 +680,33 @@ class BoonakenInfoState(BoonakenTable, TrickInfoState):
         return cand, ah, logw
 
 
+    def strong_kept(self, worlds, seed=0, deal=0, tau=None, eps=None):
+        """The worlds the strong policy's card decision here keeps (as the simulator's deal
+        ``deal`` of run ``seed`` draws and resamples them, ``worlds`` of them; ``tau``,
+        ``eps``: the bidder model, default strong's; ``tau = eps = 0``: the heuristic
+        bidder exactly): ``(idx, candidates, auction_hands, logw, ess)``, the kept indices
+        into the candidates (see :meth:`strong_worlds`) and the Kish effective sample size
+        (0.0: no candidate fits, they are kept evenly). For tests and tools."""
+        from fastsim import boonaken_strong_nb as sn
+        a = self.kernel_args()
+        m = sn.CANDIDATES * worlds
+        auc = np.array(list(self.auction) or [(0, -1)], dtype=np.int64).reshape(-1, 2)
+        idx = np.zeros(worlds, dtype=np.int64)
+        cand = np.zeros((m, 6), dtype=np.int64)
+        ah = np.zeros((m, 5), dtype=np.int64)
+        logw = np.zeros(m, dtype=np.float64)
+        ess = pq.strong_kept_nb(check_seed(seed), np.int64(deal), self.n, self.preset,
+                                self.position, a["hand"], self.sizes(), self.t, a["played"],
+                                np.int64(self.stock_pos), np.int64(self.sim_known),
+                                np.int64(self.sim_pinned & ~self.played), self.decl,
+                                a["voids"].copy(), np.int64(self.open), np.int64(self.rest_at),
+                                auc, np.int64(len(self.auction)), a["played_at"],
+                                a["played_pos"], sn.AUCTION_TAU if tau is None else float(tau),
+                                sn.AUCTION_EPS if eps is None else float(eps),
+                                np.int64(worlds), idx, cand, ah, logw)
+        return idx, cand, ah, logw, float(ess)
+
+
 class BoonakenDeal(Deal):
     """A full-information Boonaken deal played step by step (all hands and the stock
     order known). ``hands``: every position's hand at the start of play (the declarer's

@@ -31,7 +31,6 @@ strength       float32   the heuristic's hand value in tricks (docs/boerenbridge
 import numpy as np
 import pandas as pd
 
-from fastsim.boerenbridge_nb import hand_values_nb
 from fastsim.features_nb import (RANK_MASK, SMALL_FEATURES, boerenbridge_rows_nb,
                                  hand_features_2d_nb, hand_features_nb)
 from fastsim.boerenbridge_schema import GAME, POLICY_NAMES
@@ -69,11 +68,30 @@ def arrow_table(cols):
             arrays[name] = pa.array(v._data, mask=v._mask if v._mask.any() else None)
         else:
             arrays[name] = pa.array(v)
-    # pandas' own schema metadata (dtypes such as the nullable boolean, the categories),
-    # taken from the empty frame: the table then reads back exactly as the DataFrame
-    empty = pd.DataFrame({name: v[:0] for name, v in cols.items()})
-    meta = pa.Schema.from_pandas(empty, preserve_index=False).metadata
-    return pa.table(arrays).replace_schema_metadata(meta)
+    return pa.table(arrays).replace_schema_metadata(_pandas_metadata(cols))
+
+
+_PANDAS_META = {}
+
+
+def _pandas_metadata(cols):
+    """pandas' own schema metadata of the frame of ``cols`` (dtypes such as the nullable
+    boolean, the categories), taken from the empty frame, so that the table reads back
+    exactly as the DataFrame. It depends on the names, dtypes and categories only, and
+    costs ~8 ms (pandas and pyarrow's bridge), so it is kept per such signature: a
+    streamed run's chunks and row groups all share one."""
+    key = tuple((name, str(v.dtype), tuple(v.categories) if isinstance(v, pd.Categorical)
+                 else None, v.ordered if isinstance(v, pd.Categorical) else None)
+                for name, v in cols.items())
+    meta = _PANDAS_META.get(key)
+    if meta is None:
+        import pyarrow as pa
+        empty = pd.DataFrame({name: v[:0] for name, v in cols.items()})
+        meta = pa.Schema.from_pandas(empty, preserve_index=False).metadata
+        if len(_PANDAS_META) > 64:      # a long-lived process with many set-ups
+            _PANDAS_META.clear()
+        _PANDAS_META[key] = meta
+    return meta
 
 
 def tidy_boerenbridge(result):
@@ -142,28 +160,18 @@ def columns_boerenbridge(result):
 
 
 def bonken_features(hands):
-    """Bonken hand features: penalty cards held, aces, longest suit, voids, trick strength
-    at no trump, and the Domino spread (sum of |rank − 8| in rank steps)."""
+    """Bonken hand features of (rows, 4) ``hands`` (int64 masks), flattened row by row:
+    hearts, aces, kings, queens, jacks held, king_of_hearts, longest_suit, voids, trick
+    strength at no trump (the heuristic's hand value in tricks), and the Domino spread
+    (sum of |rank − 8| in rank steps); one compiled pass (``fastsim.features_nb``)."""
+    from fastsim.features_nb import BONKEN_FEATURES, bonken_features_nb
     hands = np.asarray(hands, dtype=np.int64)
-    suit_len = np.stack([np.bitwise_count((hands >> (16 * s)) & RANK_MASK) for s in range(4)],
-                        axis=1)
-    rank_count = lambda r: sum(((hands >> (16 * s + r)) & 1) for s in range(4))  # noqa: E731
-    spread = np.zeros(len(hands), dtype=np.int64)
-    for r in range(13):
-        spread += abs(r - 6) * rank_count(r)
-    return {
-        "hearts": suit_len[:, 1].astype(np.int8),
-        "aces": rank_count(12).astype(np.int8),
-        "kings": rank_count(11).astype(np.int8),
-        "queens": rank_count(10).astype(np.int8),
-        "jacks": rank_count(9).astype(np.int8),
-        "king_of_hearts": ((hands >> 27) & 1).astype(bool),
-        "longest_suit": suit_len.max(axis=1).astype(np.int8),
-        "voids": (suit_len == 0).sum(axis=1).astype(np.int8),
-        "strength": (hand_values_nb(hands, np.full(len(hands), -1, dtype=np.int64)) / 100.0
-                     ).astype(np.float32),
-        "domino_spread": spread.astype(np.int16),
-    }
+    small, strength, spread = bonken_features_nb(hands if hands.ndim == 2 else hands[:, None])
+    out = dict(zip(BONKEN_FEATURES, small))
+    out["king_of_hearts"] = out["king_of_hearts"].view(np.bool_)
+    order = ("hearts", "aces", "kings", "queens", "jacks", "king_of_hearts", "longest_suit",
+             "voids")
+    return {**{k: out[k] for k in order}, "strength": strength, "domino_spread": spread}
 
 
 def columns_bonken(result):
@@ -178,7 +186,7 @@ def columns_bonken(result):
     rep = lambda a: np.repeat(a, 4)  # noqa: E731
     seats = np.tile(np.arange(4, dtype=np.int8), rows)
     pos = positions_of(d, 4).astype(np.int8).ravel()
-    hands = d["hands"].ravel()
+    hands = d["hands"]
     cols = {
         "game": pd.Categorical.from_codes(np.zeros(rows * 4, dtype=np.int8), categories=[BGAME]),
         "players": np.full(rows * 4, 4, dtype=np.int8),
@@ -198,7 +206,7 @@ def columns_bonken(result):
         "contract": pd.Categorical.from_codes(rep(d["contract"]).astype(np.int64),
                                               categories=CONTRACTS),
         "n_tricks": rep(d["n_tricks"]),
-        "hand": hands,
+        "hand": hands.ravel(),
         "tricks": d["tricks"].ravel(),
         "score": d["scores"].ravel(),
         "domino_loser": rep(d["loser"]) == seats,
@@ -255,7 +263,7 @@ def columns_klaverjassen(result):
         "trump_jack": ((tr_ranks >> 9) & 1).astype(bool),
         "trump_nine": ((tr_ranks >> 7) & 1).astype(bool),
         "aces": aces.astype(np.int8),
-        "call_value": knb.call_values_nb(hands, trump).astype(np.int16),
+        "call_value": knb.call_values_serial_nb(hands, trump).astype(np.int16),
     }
     return cols
 
@@ -281,7 +289,7 @@ def columns_boonaken(result):
     res = d["result"].ravel()
     decl_seat = (dealer + 1 + info[:, bnb.I_DECL]) % n
     mis = d["misere"]
-    hp = bnb.mask_points_many_nb(hands, trump).astype(np.int16)
+    hp = bnb.mask_points_serial_nb(hands, trump).astype(np.int16)
     contract = np.where(void, 0, rep(info[:, bnb.I_CONTRACT]))
     return {
         "game": pd.Categorical.from_codes(np.zeros(rows * n, dtype=np.int8), categories=[OGAME]),

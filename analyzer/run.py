@@ -137,6 +137,8 @@ class ChunkOut:
     rows: int = 0
     result: object = None
     data: bytes | None = None
+    file: str | None = None       # the part, written under its temp name (local streaming)
+    sha256: str | None = None     # its content hash
 
 
 def compute_chunk(spec, index, mode="summary"):
@@ -160,8 +162,12 @@ def compute_chunk(spec, index, mode="summary"):
 
 
 class LocalBackend:
-    """Plays the chunks one after the other in this process (numba threads inside)."""
+    """Plays the chunks one after the other in this process (numba threads inside). With
+    ``spool`` (a dataset folder; :func:`run` sets it) a streamed run's encoding threads
+    write each part straight to its temp name there (``ChunkOut.file``), else they hand
+    on its bytes."""
     name = "local"
+    spool = None
 
     def __enter__(self):
         return self
@@ -174,41 +180,90 @@ class LocalBackend:
             for i in indices:
                 yield compute_chunk(spec, i, mode)
             return
-        # streamed: chunk i is encoded to Parquet in a second thread (pyarrow, no kernels,
-        # the GIL released) while chunk i+1 plays; chunks still come out in order
-        from concurrent.futures import ThreadPoolExecutor
-        from .stream import chunk_table, parquet_bytes
+        yield from _stream_chunks(spec, indices, ENCODERS, self.spool)
 
-        def encode(table, out):
-            out.data = parquet_bytes(table)
-            return out
-        with ThreadPoolExecutor(1, thread_name_prefix="troef-encode") as pool:
-            pending = None
-            for i in indices:
-                start, count = spec.chunk_range(i)
-                try:
-                    with _KERNEL_LOCK:
-                        res = spec.simulate(start, count, record=False)
-                        part = spec.entry.partials(res)
-                        table = chunk_table(res, spec, i, part)
-                except KeyboardInterrupt:
-                    # interrupted while playing the next chunk: the one being encoded is
-                    # finished work, so it is handed on (and saved) before stopping
-                    if pending is not None:
-                        done, pending = pending.result(), None
-                        yield done
-                    raise
-                del res
-                out = ChunkOut(index=i, start=start, units=count, deals=part["deals"],
-                               partials=part, rows=table.num_rows)
-                nxt = pool.submit(encode, table, out)
-                del table
-                if pending is not None:
-                    done, pending = pending.result(), None
-                    yield done
-                pending = nxt
-            if pending is not None:
-                yield pending.result()
+
+# threads that encode a streamed run's chunks while the next chunk plays (each holds one
+# chunk: its result, one row group of its table and its Parquet bytes)
+ENCODERS = 2
+
+
+def _stream_chunks(spec, indices, encoders, spool=None):
+    """Play chunks ``indices`` one after the other (the kernels on every core, under
+    ``_KERNEL_LOCK``) while up to ``encoders`` threads build and encode the chunks played
+    before (table a row group at a time; pyarrow and serial nogil kernels, the GIL
+    released) into Parquet: written to its temp name in the dataset folder ``spool``
+    with its content hash (``ChunkOut.file``, ``sha256``), or into memory (``data``). The
+    chunks come out in order. A game whose table needs parallel kernels (no
+    ``COLUMNS_ANY_THREAD``) builds it here, under the lock, and only the encoding runs
+    beside the next chunk. A chunk plays while fewer than ``encoders`` chunks are being
+    encoded; once it is played every encoder has work (it and the chunk before), so the
+    cores stay busy, with at most ``encoders`` chunks in memory. The bytes are the same
+    for any number of threads. Temp files of chunks not handed on are removed."""
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+    from .stream import ChunkSource, parquet_buffer, spool_part
+    any_thread = getattr(spec.entry, "COLUMNS_ANY_THREAD", False)
+
+    def encode(out, source):
+        schema, blocks = source.blocks() if any_thread else source
+        if spool is None:
+            out.data, out.rows = parquet_buffer(schema, blocks)
+        else:
+            out.file, out.sha256, out.rows = spool_part(schema, blocks, spool, out.index)
+        return out
+
+    pending = deque()
+    handed = None
+    pool = ThreadPoolExecutor(max(1, encoders), thread_name_prefix="troef-encode")
+    try:
+        for i in indices:
+            # hand on what is encoded; wait while every encoder is busy
+            while pending and (pending[0].done() or len(pending) >= encoders):
+                handed = _next_out(pending)
+                yield handed
+            start, count = spec.chunk_range(i)
+            try:
+                with _KERNEL_LOCK:
+                    res = spec.simulate(start, count, record=False)
+                    part = spec.entry.partials(res)
+                    source = ChunkSource(res, spec, i, part)
+                    if not any_thread:      # the table's kernels may not run beside these
+                        schema, blocks = source.blocks()
+                        source = (schema, list(blocks))
+            except KeyboardInterrupt:
+                # interrupted while playing the next chunk: the chunks being encoded are
+                # finished work, so they are handed on (and saved) before stopping
+                while pending:
+                    handed = _next_out(pending)
+                    yield handed
+                raise
+            out = ChunkOut(index=i, start=start, units=count, deals=part["deals"],
+                           partials=part)
+            pending.append(pool.submit(encode, out, source))
+            del res, source
+        while pending:
+            handed = _next_out(pending)
+            yield handed
+    finally:
+        # stopped early (an error, or the consumer closed us): chunks not yet started are
+        # dropped, the ones encoding are waited for; no temp file is left behind
+        pool.shutdown(wait=True, cancel_futures=True)
+        import os
+        for f in [*pending, None]:
+            out = handed if f is None else (
+                f.result() if f.done() and not f.cancelled() and not f.exception() else None)
+            if out is not None and out.file is not None and os.path.exists(out.file):
+                os.remove(out.file)
+
+
+def _next_out(pending):
+    """The first pending chunk's ChunkOut, waiting for it; it leaves ``pending`` only once
+    it is there (a Ctrl-C during the wait leaves it to the clean-up, which removes its
+    temp file)."""
+    out = pending[0].result()
+    pending.popleft()
+    return out
 
 
 def progress_default(units, setup=None):
@@ -335,12 +390,19 @@ def run(spec, out=None, resume=False, backend=None, progress=None, keep_result=F
             with stream.interruptible():
                 try:
                     if ds.missing:
-                        stream.prepare()    # imports are start-up, not play
-                        with backend:
-                            t0 = time.perf_counter()
-                            outcome.played = execute(spec, ds.missing, "parquet", backend,
-                                                     progress, on_chunk,
-                                                     done_units=ds.saved_units)
+                        stream.prepare(spec)    # imports and kernel loads are start-up, not play
+                        local = isinstance(backend, LocalBackend)
+                        if local:
+                            backend.spool = ds.path     # parts written by the encoders
+                        try:
+                            with backend:
+                                t0 = time.perf_counter()
+                                outcome.played = execute(spec, ds.missing, "parquet", backend,
+                                                         progress, on_chunk,
+                                                         done_units=ds.saved_units)
+                        finally:
+                            if local:
+                                backend.spool = None
                 except KeyboardInterrupt as e:
                     e.troef_dataset = ds.describe()
                     raise

@@ -156,76 +156,209 @@ def source_fingerprint():
     return h.hexdigest()[:16]
 
 
-# columns of random bits (the dealt hands as masks): no delta encoding, zstd pages
+# columns of random bits (the dealt hands as masks): plain, zstd pages
 RANDOM_COLUMNS = ("hand",)
+# integer columns that are the same for every seat of a deal or cycle over the seats
+# (constant within a chunk of single deals): plain pages, which lz4 shrinks to almost
+# nothing at half the time of bit-packing their differences first
+PLAIN_COLUMNS = ("players", "dealer", "seat", "position", "team", "hand_size", "deal_no",
+                 "round", "trump_card")
+# float columns of few distinct values (the heuristic's hand value in tricks)
+DICTIONARY_COLUMNS = ("strength",)
+# the global indices: differences of 0 and 1, packed to almost nothing (and min/max
+# statistics, so that a reader's filter on them skips row groups)
+INDEX_COLUMNS = ("deal", "game_index", "match")
 
 
 def parquet_options(table):
-    """How a part is encoded (every choice lossless; the values read back are the table's):
+    """How a part of ``table`` (or of a schema) is encoded (every choice lossless; the
+    values read back are the table's). Chosen by measuring the encoding time and bytes of
+    each column of a chunk of 250,000 deals of every game (``pq.write_table`` of one
+    column at a time; docs/architecture.md A-10):
 
     * integer columns as ``DELTA_BINARY_PACKED`` (bit-packed differences: the small codes
-      shrink to a few bits before compression, and the repeated deal and game indices to
-      almost nothing), except the hand masks (random bits: plain);
-    * dictionary encoding for the category columns only;
-    * zstd pages for the hand masks and float columns, which it halves; lz4 for the rest,
-      already bit-packed, where zstd gains little and costs most of the encoding time;
-    * page checksums; min/max statistics for the deal and game indices only (the rest
-      measured ~60% of the encoding time and serves no reader of ours)."""
+      shrink to a few bits, the global indices to almost nothing) with lz4 pages (which
+      halve the sparse ones, such as roem or Boonaken's bids), except
+    * the columns of ``PLAIN_COLUMNS`` (repeated for the seats of a deal, or cycling over
+      them): plain, lz4 pages;
+    * the hand masks plain with zstd pages (random bits: zstd halves them, nothing else
+      does); other float columns likewise;
+    * the hand strength (``DICTIONARY_COLUMNS``: a few hundred distinct values)
+      dictionary-encoded, uncompressed: two thirds of the bytes of zstd pages in less
+      time;
+    * the category columns dictionary-encoded, booleans plain, lz4 pages;
+    * page checksums; min/max statistics for the global indices only (the rest cost
+      encoding time and serve no reader of ours)."""
     import pyarrow as pa
-    names = table.schema.names
-    encoding, codec = {}, {}
-    for f in table.schema:
-        t = f.type
-        dense = f.name in RANDOM_COLUMNS or pa.types.is_floating(t)
-        if pa.types.is_integer(t) and f.name not in RANDOM_COLUMNS:
-            encoding[f.name] = "DELTA_BINARY_PACKED"
-        codec[f.name] = COMPRESSION if dense else FAST_COMPRESSION
+    schema = getattr(table, "schema", table)
+    names = schema.names
+    encoding, codec, dictionary = {}, {}, []
+    for f in schema:
+        t, name = f.type, f.name
+        if pa.types.is_dictionary(t):
+            dictionary.append(name)
+            codec[name] = FAST_COMPRESSION
+        elif pa.types.is_floating(t) and name in DICTIONARY_COLUMNS:
+            dictionary.append(name)
+            codec[name] = "none"
+        elif name in RANDOM_COLUMNS or pa.types.is_floating(t):
+            encoding[name], codec[name] = "PLAIN", COMPRESSION
+        elif pa.types.is_integer(t) and name not in PLAIN_COLUMNS:
+            encoding[name], codec[name] = "DELTA_BINARY_PACKED", FAST_COMPRESSION
+        else:
+            encoding[name], codec[name] = "PLAIN", FAST_COMPRESSION
     return {"compression": codec, "row_group_size": ROW_GROUP_ROWS,
             "write_page_checksum": True, "column_encoding": encoding,
-            "use_dictionary": [f.name for f in table.schema if pa.types.is_dictionary(f.type)],
-            "write_statistics": [c for c in ("deal", "game_index") if c in names]}
+            "use_dictionary": dictionary,
+            "write_statistics": [c for c in INDEX_COLUMNS if c in names]}
 
 
-def prepare():
+def prepare(spec=None):
     """Import what building and encoding a chunk's table needs (pyarrow's Parquet writer,
-    pandas for the schema metadata, the table builders), so that a streamed run's play
-    time, from which its deals/s are told, holds no start-up imports (~0.5-1 s here)."""
+    pandas for the schema metadata, the table builders) and, given the run's ``spec``,
+    build and encode the table of no deals (which loads the table's kernels and pyarrow's
+    pandas bridge), so that a streamed run's play time, from which its deals/s are told,
+    holds no start-up work (~0.5-1 s here)."""
     import pyarrow.parquet  # noqa: F401
     from . import agents, frames  # noqa: F401
+    if spec is not None and spec.n_chunks:
+        res = spec.empty_result()
+        parquet_buffer(*chunk_blocks(res, spec, 0, spec.entry.partials(res)))
+
+
+def _chunk_metadata(table, spec, index, partials, rows, result):
+    """The chunk table's schema metadata: pandas' (from ``table``), the run metadata and
+    the chunk record."""
+    meta = dict(table.schema.metadata or {})
+    meta.update(_chunk_record(spec, index, partials, rows, result))
+    return meta
+
+
+def _chunk_record(spec, index, partials, rows, result):
+    from .storage import META_KEY
+    start, units = spec.chunk_range(index)
+    return {META_KEY: json.dumps(spec.entry.metadata(result)).encode(),
+            CHUNK_KEY: json.dumps({"chunk": index, "game_start": start, "games": units,
+                                   "deals": partials["deals"], "rows": rows,
+                                   "summary": partials}).encode()}
 
 
 def chunk_table(result, spec, index, partials):
     """One chunk's tidy table as Arrow, with the run metadata and the chunk record in its
     schema metadata (uses the kernels: call it where kernels may run)."""
-    import pyarrow as pa  # noqa: F401
     from .games import arrow_table
-    from .storage import META_KEY
-    entry = spec.entry
-    start, units = spec.chunk_range(index)
-    table = arrow_table(entry, result)
-    meta = dict(table.schema.metadata or {})
-    meta[META_KEY] = json.dumps(entry.metadata(result)).encode()
-    meta[CHUNK_KEY] = json.dumps({"chunk": index, "game_start": start, "games": units,
-                                  "deals": partials["deals"], "rows": table.num_rows,
-                                  "summary": partials}).encode()
-    return table.replace_schema_metadata(meta)
+    table = arrow_table(spec.entry, result)
+    return table.replace_schema_metadata(
+        _chunk_metadata(table, spec, index, partials, table.num_rows, result))
+
+
+class ChunkSource:
+    """What a chunk's table is built from, taken from its result in a moment (views, no
+    copies): the sub-results of its row groups where the game cuts its table
+    (:func:`analyzer.games.row_parts`; the per-game arrays, which the table never reads,
+    left behind), else the result itself, and the metadata the part carries."""
+
+    def __init__(self, result, spec, index, partials, max_rows=None):
+        from .games import row_parts
+        self.entry = spec.entry
+        self.rows, self.parts = row_parts(self.entry, result,
+                                          ROW_GROUP_ROWS if max_rows is None else max_rows)
+        self.record = (None if self.rows is None
+                       else _chunk_record(spec, index, partials, self.rows, result))
+        self._whole = (spec, index, partials) if self.rows is None else None
+
+    def blocks(self):
+        """(schema with the chunk's metadata, iterator of Arrow tables of consecutive rows),
+        built one row group at a time as the iterator is read, so that only one row
+        group's columns are in memory while the part is encoded (else the whole table)."""
+        from .games import arrow_table
+        parts, self.parts = self.parts, None
+        first = arrow_table(self.entry, parts[0])
+        record = self.record
+        if record is None:          # one part: the whole table
+            spec, index, partials = self._whole
+            record = _chunk_record(spec, index, partials, first.num_rows, parts[0])
+        meta = dict(first.schema.metadata or {})
+        meta.update(record)
+        schema = first.schema.with_metadata(meta)
+
+        def all_blocks(first, rest):
+            yield first
+            del first
+            while rest:
+                yield arrow_table(self.entry, rest.pop(0))
+        return schema, all_blocks(first, parts[1:])
+
+
+def chunk_blocks(result, spec, index, partials):
+    """One chunk's tidy table as (schema with the chunk's metadata, iterator of Arrow
+    tables of consecutive rows): :meth:`ChunkSource.blocks`."""
+    return ChunkSource(result, spec, index, partials).blocks()
+
+
+def write_blocks(schema, blocks, sink):
+    """Write the tables ``blocks`` (of ``schema``, which carries the file's metadata) as
+    one Parquet file to ``sink`` (pyarrow only, no kernels unless ``blocks`` builds with
+    them); returns the rows written."""
+    import pyarrow.parquet as pq
+    options = parquet_options(schema)
+    group = options.pop("row_group_size")
+    rows = 0
+    with pq.ParquetWriter(sink, schema, **options) as w:
+        for t in blocks:
+            w.write_table(t.replace_schema_metadata(schema.metadata), row_group_size=group)
+            rows += t.num_rows
+    return rows
+
+
+def parquet_buffer(schema, blocks):
+    """The chunk's Parquet file in memory (a ``pyarrow.Buffer``, which hashing and file
+    writes read without a copy) and its rows. Deterministic: the same chunk gives the same
+    bytes anywhere, whether its table was built whole or a row group at a time."""
+    import pyarrow as pa
+    sink = pa.BufferOutputStream()
+    rows = write_blocks(schema, blocks, sink)
+    return sink.getvalue(), rows
+
+
+def temp_part(folder, index):
+    """The hidden name a part is written under before it is renamed into place (removed
+    when a dataset is opened again: :class:`Dataset`)."""
+    return os.path.join(folder, f"{TMP_PREFIX}{part_name(index)}.tmp{os.getpid()}")
+
+
+def spool_part(schema, blocks, folder, index):
+    """Write a chunk's part straight to its hidden temp name in the dataset ``folder``
+    (no buffer of the whole file in memory; no fsync: :meth:`Dataset.write` syncs it
+    before the rename) → (temp path, content hash, rows). Runs in an encoding thread; a
+    failed write leaves no temp file and is one line naming the part (OutputError)."""
+    import pyarrow as pa
+    from .storage import write_failed
+    tmp = temp_part(folder, index)
+    try:
+        with pa.OSFile(tmp, "wb") as raw, pa.BufferedOutputStream(raw, 1 << 20) as sink:
+            rows = write_blocks(schema, blocks, sink)
+        digest = _sha256_file(tmp)
+    except BaseException as e:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        if isinstance(e, OSError):
+            raise write_failed(os.path.join(folder, part_name(index)), e) from None
+        raise
+    return tmp, digest, rows
 
 
 def parquet_bytes(table):
     """A chunk table as Parquet bytes (pyarrow only, no kernels: safe in another thread)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-    sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, **parquet_options(table))
-    return sink.getvalue().to_pybytes()
+    return parquet_buffer(table.schema, iter([table]))[0].to_pybytes()
 
 
 def encode_chunk(result, spec, index, partials):
     """One chunk's tidy table as Parquet bytes (run metadata and the chunk record in the
     schema metadata) and its row count. Deterministic: the same chunk gives the same
     bytes anywhere."""
-    table = chunk_table(result, spec, index, partials)
-    return parquet_bytes(table), table.num_rows
+    data, rows = parquet_buffer(*chunk_blocks(result, spec, index, partials))
+    return data.to_pybytes(), rows
 
 
 def _write_atomic(path, data, fsync=True):
@@ -238,6 +371,18 @@ def _write_atomic(path, data, fsync=True):
         if fsync:
             f.flush()
             os.fsync(f.fileno())
+
+
+def _place_part(tmp, path):
+    """Sync the part written at ``tmp`` to disk and rename it to ``path``; on a failure
+    the temp file is removed and the error is one line naming ``path``."""
+    from .storage import atomic_path
+    with atomic_path(path, tmp):
+        fd = os.open(tmp, os.O_WRONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def read_manifest(path):
@@ -426,16 +571,21 @@ class Dataset:
         return [self.saved[i]["summary"] for i in sorted(self.saved)]
 
     def write(self, out):
-        """Put one chunk (``ChunkOut`` with ``data``) in place, atomically."""
-        if out.data is None:
+        """Put one chunk in place, atomically: ``ChunkOut`` with ``data`` (the Parquet
+        bytes), or with ``file`` and ``sha256`` (the part already written under its temp
+        name by :func:`spool_part`, which is synced and renamed here)."""
+        if out.data is None and getattr(out, "file", None) is None:
             raise ValueError("chunk has no Parquet data")
         import hashlib
         path = os.path.join(self.path, part_name(out.index))
         with _SIGNALS.critical():
-            _write_atomic(hash_path(path), f"{hashlib.sha256(out.data).hexdigest()} "
-                                              f"{out.rows}\n".encode(), fsync=False)
+            digest = out.sha256 if out.data is None else hashlib.sha256(out.data).hexdigest()
+            _write_atomic(hash_path(path), f"{digest} {out.rows}\n".encode(), fsync=False)
             try:
-                _write_atomic(path, out.data)
+                if out.data is None:
+                    _place_part(out.file, path)
+                else:
+                    _write_atomic(path, out.data)
             except BaseException:   # e.g. a full disk: no hash of a part that is not there
                 os.remove(hash_path(path))
                 raise

@@ -654,7 +654,10 @@ def play_deal_nb(dkey, n, preset, pol, worlds, deck, hands, info, mis, won, cpts
             q = (q + 1) % n
         can_join = standing == MISERE and not in_mis[q]
         action = -1      # -1 pass, 0..74 a level (16 as a join when can_join)
-        if pol[q] == POLICY_RANDOM:
+        if pol[q] == POLICY_STRONG:
+            action = strong.strong_bid_nb(dkey, n, preset, q, hands[q], open_mask, auc, k,
+                                          worlds)
+        elif pol[q] == POLICY_RANDOM:
             if below_nb(dkey, CTR_AUCTION + k, 2) == 1:
                 count = (1 if can_join else 0) + (74 - standing)
                 if count > 0:
@@ -870,6 +873,49 @@ def pimc_card_nb(dkey, n, preset, me, hand, legal, hands, deck, stock_pos, trump
     return cards[best_index_nb(totals, n_legal)]
 
 
+@njit(cache=True, inline="always")
+def trump_named_nb(contract, preset, n_mis):
+    """Does the declarer name trump in this contract? Point bids and boonaak; a lone
+    misère in leimuiden."""
+    return contract == CONTRACT_POINTS or contract == CONTRACT_BOONAAK or (
+        contract == CONTRACT_MISERE and preset == PRESET_LEIMUIDEN and n_mis == 1)
+
+
+@njit(cache=True)
+def fewest_suit_nb(keep):
+    """The suit with the fewest cards of ``keep`` (ties: the lowest): the heuristic's trump
+    of a lone leimuiden misère."""
+    bt = 0
+    bc = 99
+    for s in range(4):
+        cnt = popcount_nb(keep & suit_mask_nb(s))
+        if cnt < bc:
+            bc = cnt
+            bt = s
+    return bt
+
+
+@njit(cache=True)
+def heuristic_exchange_nb(holding, contract, n, preset, n_mis, fixed_trump):
+    """The heuristic declarer's (six kept cards, trump; -1: none) from ``holding`` (its
+    hand and the table cards it may take): point bids and boonaak keep the best six under
+    the suit with the best estimate (or ``fixed_trump`` >= 0) and name it; misère keeps the
+    six weakest plain cards (a lone leimuiden misère names the suit it holds fewest of);
+    zwabber the six strongest."""
+    if contract == CONTRACT_POINTS or contract == CONTRACT_BOONAAK:
+        if fixed_trump >= 0:
+            t = fixed_trump
+        else:
+            t, e = best_trump_nb(holding, n, preset)
+        return best_six_nb(holding, t, n), t
+    if contract == CONTRACT_MISERE:
+        keep = extreme_six_nb(holding, True)
+        if preset == PRESET_LEIMUIDEN and n_mis == 1:
+            return keep, fewest_suit_nb(keep)
+        return keep, -1
+    return extreme_six_nb(holding, False), -1
+
+
 @njit(cache=True)
 def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis, won, cpts,
                      result, decl, contract, standing, open_mask, blind_mask, open_at, n_open,
@@ -920,27 +966,17 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
                 named = False
         elif contract == CONTRACT_MISERE and preset == PRESET_LEIMUIDEN and n_mis == 1:
             trump = below_nb(dkey, CTR_TRUMP, 4)
+    elif pol[decl] == POLICY_STRONG and fixed_trump == -2:
+        # the exchange searched, then the trump for the six kept (same worlds)
+        blind = table & ~open_mask
+        keep = strong.strong_exchange_nb(dkey, n, preset, decl, hand, open_mask, blind, contract,
+                                         standing, mis, n_mis, auc, nauc, worlds)
+        if trump_named_nb(contract, preset, n_mis):
+            trump = strong.strong_trump_nb(dkey, n, preset, decl, hand, open_mask, blind,
+                                           contract, standing, mis, n_mis, auc, nauc, worlds,
+                                           keep)
     else:
-        if contract == CONTRACT_POINTS or contract == CONTRACT_BOONAAK:
-            if fixed_trump >= 0:
-                t = fixed_trump
-            else:
-                t, e = best_trump_nb(holding, n, preset)
-            keep = best_six_nb(holding, t, n)
-            trump = t
-        elif contract == CONTRACT_MISERE:
-            keep = extreme_six_nb(holding, True)
-            if preset == PRESET_LEIMUIDEN and n_mis == 1:
-                bt = 0
-                bc = 99
-                for s in range(4):
-                    cnt = popcount_nb(keep & suit_mask_nb(s))
-                    if cnt < bc:
-                        bc = cnt
-                        bt = s
-                trump = bt
-        else:
-            keep = extreme_six_nb(holding, False)
+        keep, trump = heuristic_exchange_nb(holding, contract, n, preset, n_mis, fixed_trump)
     info[I_TAKEN] = keep & table
     info[I_DISCARDED] = hand & ~keep
     hands_now = hands.copy()
@@ -1246,6 +1282,17 @@ def mask_points_many_nb(hands, trumps):
     """Card points of many card sets, each under its trump (-1: none)."""
     out = np.empty(hands.shape[0], dtype=np.int64)
     for i in prange(hands.shape[0]):
+        out[i] = mask_points_nb(hands[i], trumps[i])
+    return out
+
+
+@njit(cache=True, nogil=True)
+def mask_points_serial_nb(hands, trumps):
+    """:func:`mask_points_many_nb` on one thread, ``nogil``: the results path runs it in an
+    encoding thread beside a parallel simulation kernel (which numba's workqueue layer
+    does not allow for a second parallel kernel)."""
+    out = np.empty(hands.shape[0], dtype=np.int64)
+    for i in range(hands.shape[0]):
         out[i] = mask_points_nb(hands[i], trumps[i])
     return out
 

@@ -22,7 +22,8 @@ from .boonaken_nb import (FULL32, best_meld_nb, end_trick_nb, heuristic_card_nb,
                           lay_stock_nb, legal_nb, mask_points_nb, plain_card_nb, play_mode_nb,
                           resume_nb, roem_sum_nb, rollout_nb, search_card_nb, searches_nb,
                           trick_begin_nb, trick_state_nb, turn_nb, world_capacity_nb)
-from .boonaken_strong_nb import auction_hands_nb, auction_loglik_nb, candidates_nb
+from .boonaken_strong_nb import (auction_hands_nb, auction_loglik_nb, candidates_nb,
+                                 kept_worlds_nb)
 from .boonaken_schema import (CONTRACT_MISERE, CONTRACT_POINTS, MAX_TRICKS, POLICY_HEURISTIC,
                               PRESET_LEIMUIDEN, PRESET_SEED, ROEM_GIVEN, ROEM_MELD,  # noqa: F401
                               ROEM_SUM)
@@ -110,6 +111,26 @@ def strong_worlds_nb(seed, deal, n, preset, p, hand, sizes, t, played, stock_pos
     candidates_nb(base, n, preset, p, hand, hands, stock_pos, unseen, cap, pinned, decl, voids,
                   open_mask, rest_at, auc, nauc, played_at, played_pos, tau, eps, m, cand,
                   ahands, logw)
+
+
+@njit(cache=True)
+def strong_kept_nb(seed, deal, n, preset, p, hand, sizes, t, played, stock_pos, known, pinned,
+                   decl, voids, open_mask, rest_at, auc, nauc, played_at, played_pos, tau, eps,
+                   worlds, idx, cand, ahands, logw):
+    """The worlds the strong card decision of ``p`` (the arguments of
+    :func:`strong_worlds_nb`) keeps under the bidder model ``tau``, ``eps``:
+    :func:`fastsim.boonaken_strong_nb.kept_worlds_nb` itself, its kept indices into
+    ``idx``, the ``CANDIDATES × worlds`` candidates, auction hands and log weights into
+    ``cand``, ``ahands``, ``logw``; returns the Kish effective sample size (0.0: no
+    candidate fits). For tests and tools."""
+    dkey = deal_key_nb(run_key_nb(seed), deal)
+    hands = sim_hands_nb(n, p, hand, sizes, pinned, decl)
+    unseen = FULL32 & ~(hand | played | known | pinned)
+    cap = world_capacity_nb(n, preset, p, hands, stock_pos, pinned, decl, unseen)
+    base = deal_key_nb(dkey, KEY_STRONG_PLAY + t * 8 + p)
+    return kept_worlds_nb(base, n, preset, p, hand, hands, stock_pos, unseen, cap, pinned, decl,
+                          voids, open_mask, rest_at, auc, nauc, played_at, played_pos, tau, eps,
+                          worlds, idx, cand, ahands, logw)
 
 
 @njit(cache=True)

@@ -49,11 +49,20 @@ LAYOUT_BLIND = np.array([[table_layout(p, n)[1] for n in range(6)] for p in rang
 # policies (per seat; shared, fastsim/common.py): pimc = card play by pimc; auction, exchange and trump by the heuristic
 from .common import (PIMC_WORLDS, POLICY_HEURISTIC, POLICY_NAMES, POLICY_PIMC,  # noqa: E402,F401
                      POLICY_RANDOM, POLICY_STRONG, SEAT_POLICIES as POLICIES)
-# strong: pimc card play over STRONG_CARD_FACTOR × worlds worlds, equivalent cards scored once
-# (fastsim/boonaken_strong_nb.py). POLICY_NAMES stays the shared three: they are the tidy
+# strong: the auction, the exchange and the trump searched (STRONG_AUCTION_FACTOR /
+# STRONG_EXCHANGE_FACTOR × worlds worlds), pimc card play over STRONG_CARD_FACTOR × worlds
+# worlds, equivalent cards scored once (fastsim/boonaken_strong_nb.py). POLICY_NAMES stays the shared three: they are the tidy
 # frame's policy categories, and a run with a strong seat gets "strong" added as one more
 # (analyzer.agents.tidy_named), so frames of runs without strong are unchanged.
 STRONG_CARD_FACTOR = 4     # strong's worlds per card decision, as a multiple of --worlds
+STRONG_AUCTION_FACTOR = 8  # strong's worlds per auction turn, as a multiple of --worlds
+STRONG_EXCHANGE_FACTOR = 8  # strong's worlds for the exchange and the trump, likewise
+# key offsets of strong's searches before the play, added to rng.KEY_STRONG_BID: auction
+# turn k (k counts every call of the auction from 0) draws its worlds from
+# deal_key(deal key, KEY_STRONG_BID + KEY_BK_AUCTION + k), the declarer's exchange and
+# trump from deal_key(deal key, KEY_STRONG_BID + KEY_BK_EXCHANGE)
+KEY_BK_AUCTION = 0
+KEY_BK_EXCHANGE = 1024     # above every auction turn (MAX_AUCTION)
 
 # roem modes of a point contract in the play query: the given value, the seed preset's
 # standing meld from the hands at the start of play, the pagat/leimuiden sum over the kept

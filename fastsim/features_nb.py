@@ -6,7 +6,9 @@ import numpy as np
 from ._jit import njit
 
 from .bits import popcount_nb
-from .play_nb import hand_value_nb
+from .play_nb import (ACE, KING, LONG_TRUMP_BONUS, QUEEN, SIDE_ACE, SIDE_KING_LONG,
+                      SIDE_KING_SHORT, SIDE_QUEEN_LONG, SIDE_QUEEN_SHORT, TRUMP_VALUE_HI,
+                      TRUMP_VALUE_LO, VOID_BONUS)
 
 RANK_MASK = 0x1FFF
 # rows of hand_features_nb's int8 output, in this order
@@ -15,30 +17,44 @@ SMALL_FEATURES = ("trump_count", "high_trumps", "aces", "kings", "voids", "longe
 
 @njit(cache=True, nogil=True, inline="always")
 def _features_into(h, t, small, strength, i):
-    """The features of hand ``h`` under trump ``t`` (−1 = none) into column ``i``."""
+    """The features of hand ``h`` under trump ``t`` (−1 = none) into column ``i``; the
+    strength is :func:`fastsim.play_nb.hand_value_nb`'s value computed in the same pass
+    over the suits (the side-suit honours without branches: random hands make every
+    branch on them a coin flip; ``tests/test_stream_table.py`` checks it against
+    ``hand_value_nb`` on every suit layout)."""
     longest = voids = aces = kings = 0
+    tc = 0
+    ht = 0
+    e = 0
     for s in range(4):
         ranks = (h >> (16 * s)) & RANK_MASK
         length = popcount_nb(ranks)
         if length > longest:
             longest = length
-        if length == 0 and s != t:
-            voids += 1
-        aces += (ranks >> 12) & 1
-        kings += (ranks >> 11) & 1
-    tc = 0
-    ht = 0
-    if t >= 0:
-        tr = (h >> (16 * t)) & RANK_MASK
-        tc = popcount_nb(tr)
-        ht = popcount_nb(tr >> 9)
+        aces += (ranks >> ACE) & 1
+        kings += (ranks >> KING) & 1
+        if s == t:
+            tc = length
+            ht = popcount_nb(ranks >> 9)
+            e += TRUMP_VALUE_LO[ranks & 0x7F] + TRUMP_VALUE_HI[ranks >> 7]
+        else:
+            voids += length == 0
+            e += SIDE_ACE * ((ranks >> ACE) & 1)
+            e += ((ranks >> KING) & 1) * (SIDE_KING_SHORT + (SIDE_KING_LONG - SIDE_KING_SHORT)
+                                          * (length >= 2))
+            e += ((ranks >> QUEEN) & 1) * (SIDE_QUEEN_SHORT + (SIDE_QUEEN_LONG - SIDE_QUEEN_SHORT)
+                                           * (length >= 3))
+    if tc > 3:
+        e += LONG_TRUMP_BONUS * (tc - 3)
+    if tc >= 1:
+        e += VOID_BONUS * min(voids, tc)
     small[0, i] = tc
     small[1, i] = ht
     small[2, i] = aces
     small[3, i] = kings
     small[4, i] = voids
     small[5, i] = longest
-    strength[i] = np.float32(hand_value_nb(h, t) / 100.0)
+    strength[i] = np.float32(e / 100.0)
 
 
 @njit(cache=True, nogil=True)
@@ -156,3 +172,82 @@ def seat_sums_nb(totals, exact, winners):
                 if winners[g, s]:
                     wins[k - 1, s] += 1
     return tot, ex, wins
+
+
+# rows of bonken_features_nb's int8 output, in this order
+BONKEN_FEATURES = ("hearts", "aces", "kings", "queens", "jacks", "king_of_hearts",
+                   "longest_suit", "voids")
+
+
+@njit(cache=True, nogil=True)
+def bonken_features_nb(hands):
+    """Bonken hand features of (rows, 4) ``hands`` flattened row by row → ((8, m) int8 rows
+    in BONKEN_FEATURES order (king_of_hearts 0/1), (m,) float32 strength = the heuristic's
+    hand value at no trump in tricks, (m,) int16 Domino spread = sum of |rank − 8| over
+    the cards, in rank steps)."""
+    rows, n = hands.shape
+    m = rows * n
+    small = np.empty((8, m), dtype=np.int8)
+    strength = np.empty(m, dtype=np.float32)
+    spread = np.empty(m, dtype=np.int16)
+    for r in range(rows):
+        for s in range(n):
+            i = r * n + s
+            h = hands[r, s]
+            longest = voids = aces = kings = queens = jacks = 0
+            sp = 0
+            e = 0
+            for u in range(4):
+                ranks = (h >> (16 * u)) & RANK_MASK
+                length = popcount_nb(ranks)
+                if length > longest:
+                    longest = length
+                voids += length == 0
+                aces += (ranks >> ACE) & 1
+                kings += (ranks >> KING) & 1
+                queens += (ranks >> QUEEN) & 1
+                jacks += (ranks >> 9) & 1
+                for k in range(13):
+                    sp += ((ranks >> k) & 1) * abs(k - 6)
+                e += SIDE_ACE * ((ranks >> ACE) & 1)
+                e += ((ranks >> KING) & 1) * (SIDE_KING_SHORT + (SIDE_KING_LONG - SIDE_KING_SHORT)
+                                              * (length >= 2))
+                e += ((ranks >> QUEEN) & 1) * (SIDE_QUEEN_SHORT
+                                               + (SIDE_QUEEN_LONG - SIDE_QUEEN_SHORT)
+                                               * (length >= 3))
+            small[0, i] = popcount_nb((h >> 16) & RANK_MASK)
+            small[1, i] = aces
+            small[2, i] = kings
+            small[3, i] = queens
+            small[4, i] = jacks
+            small[5, i] = (h >> 27) & 1
+            small[6, i] = longest
+            small[7, i] = voids
+            strength[i] = np.float32(e / 100.0)     # no trump: no trump bonuses
+            spread[i] = sp
+    return small, strength, spread
+
+
+@njit(cache=True, nogil=True)
+def bonken_sums_nb(dealer, contract, scores, tricks, loser, n_contracts):
+    """Bonken's summary sums of a chunk: per contract the rounds, per (contract,
+    position) the score and trick sums, per position the Domino losers (the seat left
+    holding cards, positions 0 = left of the dealer) → (rounds (C,), score (C, 4),
+    tricks (C, 4), losers (4,)), int64; a Domino round is one whose ``loser`` seat is
+    ≥ 0 (−1 in every other contract)."""
+    rows, n = scores.shape
+    rounds = np.zeros(n_contracts, dtype=np.int64)
+    sc = np.zeros((n_contracts, n), dtype=np.int64)
+    tr = np.zeros((n_contracts, n), dtype=np.int64)
+    losers = np.zeros(n, dtype=np.int64)
+    for r in range(rows):
+        c = np.int64(contract[r])
+        d = np.int64(dealer[r])
+        rounds[c] += 1
+        for s in range(n):
+            p = (s - d - 1) % n
+            sc[c, p] += np.int64(scores[r, s])
+            tr[c, p] += np.int64(tricks[r, s])
+        if loser[r] >= 0:
+            losers[(np.int64(loser[r]) - d - 1) % n] += 1
+    return rounds, sc, tr, losers

@@ -38,8 +38,8 @@ from ._jit import njit, prange
 
 from .bits import popcount_nb, lowest_nb, RANK_MASK
 from .klaverjassen_nb import (legal_nb, beats_nb, strength_nb, points_nb, above_nb,
-                              RUN_VALUE)
-from .klaverjassen_schema import F_ALL_100, LAST_TRICK, TRUMP_POINTS, PLAIN_POINTS
+                              four_value_nb, RUN_VALUE)
+from .klaverjassen_schema import LAST_TRICK, TRUMP_POINTS, PLAIN_POINTS
 
 # card points of a 13-bit rank set of one suit, as trump and as a plain suit
 TRUMP_MASK_POINTS = np.array([sum(int(TRUMP_POINTS[r]) for r in range(13) if x >> r & 1)
@@ -158,13 +158,7 @@ def trick_roem_nb(mask, trump, rv):
         v += 20
     common = s0 & s1 & s2 & s3
     if common:
-        r = lowest_nb(common)
-        if rv[F_ALL_100]:
-            v += 100
-        elif r == 9:
-            v += 200
-        elif r >= 8:
-            v += 100
+        v += four_value_nb(lowest_nb(common), rv)
     return v
 
 
@@ -222,12 +216,7 @@ def bounds_nb(h0, h1, h2, h3, rem, left, trump, maxteam, rv):
             if popcount_nb(m & 0x0001000100010001) != 1:
                 ok = False
         if ok:
-            if rv[F_ALL_100]:
-                roem += 100
-            elif q == 9:
-                roem += 200
-            elif q >= 8:
-                roem += 100
+            roem += four_value_nb(q, rv)
     # the top trumps
     mine = ((h0 | h2) if maxteam == 0 else (h1 | h3)) >> tb
     sure = 0
@@ -409,13 +398,13 @@ def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, beta)
 @njit(cache=True, inline="always")
 def _roem_free(r, s, hand, unplayed, rv):
     """Can the card of rank ``r`` in suit ``s`` (held by ``hand``) never be part of any roem
-    (a run, or four of a kind under four_of_a_kind=all_100)? Its partners must be unplayed
-    cards in other hands."""
+    (a run, or four of a kind of a rank that scores: ``four_value_nb``)? Its partners must
+    be unplayed cards in other hands."""
     a = ((unplayed & ~hand) >> (16 * s)) & RANK_MASK | (np.int64(1) << r)
     w = a & (a >> 1) & (a >> 2)
     if (w >> (r - 2)) & 7:
         return False
-    if rv[F_ALL_100]:
+    if four_value_nb(r, rv) > 0:
         for s2 in range(4):
             if s2 != s:
                 b = np.int64(1) << (16 * s2 + r)

@@ -105,6 +105,21 @@ def legal_nb(hand, led, trump, hi_trump, partner_winning, rv):
     return side if side else trumps
 
 
+@njit(cache=True, inline="always")
+def four_value_nb(r, rv):
+    """Roem of the four cards of rank index ``r`` (0 = two … 12 = ace): four jacks 200; four
+    tens, queens, kings or aces 100; four sevens, eights or nines nothing; every four 100
+    under ``four_of_a_kind=all_100``. The one place this rule is written: the double-dummy
+    solver's trick roem, bounds and equivalent-card test call it too."""
+    if rv[F_ALL_100]:
+        return 100
+    if r == 9:
+        return 200
+    if r >= 8:                 # T Q K A (J above)
+        return 100
+    return 0
+
+
 @njit(cache=True)
 def roem_parts_nb(cards, trump, rv):
     """Roem of the cards (mask) of one trick: (run value, stuk value, four-of-a-kind value)."""
@@ -119,13 +134,7 @@ def roem_parts_nb(cards, trump, rv):
     four = 0
     common = s0 & s1 & s2 & s3
     if common:
-        r = lowest_nb(common)
-        if rv[F_ALL_100]:
-            four = 100
-        elif r == 9:
-            four = 200
-        elif r >= 8:           # T Q K A (J above)
-            four = 100
+        four = four_value_nb(lowest_nb(common), rv)
     return run, stuk, four
 
 
@@ -781,6 +790,17 @@ def call_values_nb(hands, trumps):
     """The heuristic call value of many hands, each under its trump."""
     out = np.empty(hands.shape[0], dtype=np.int64)
     for i in prange(hands.shape[0]):
+        out[i] = call_value_nb(hands[i], trumps[i])
+    return out
+
+
+@njit(cache=True, nogil=True)
+def call_values_serial_nb(hands, trumps):
+    """:func:`call_values_nb` on one thread, ``nogil``: the results path runs it in an
+    encoding thread beside a parallel simulation kernel (which numba's workqueue layer
+    does not allow for a second parallel kernel)."""
+    out = np.empty(hands.shape[0], dtype=np.int64)
+    for i in range(hands.shape[0]):
         out[i] = call_value_nb(hands[i], trumps[i])
     return out
 

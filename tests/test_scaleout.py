@@ -161,21 +161,22 @@ def test_interrupt_and_resume_equal_uninterrupted(tmp_path, monkeypatch):
         if name.startswith("part-"):
             assert saved[name] == (ref / name).read_bytes()        # complete chunks only
 
-    # SIGTERM arriving while a part is being renamed into place: deferred until it is saved
-    real_atomic = stream._write_atomic
+    # SIGTERM arriving while a part is being synced and renamed into place (written by
+    # an encoding thread under its temp name before): deferred until it is saved
+    real_place = stream._place_part
 
-    def atomic_with_sigterm(path, data, fsync=True):
+    def place_with_sigterm(tmp, path):
         if os.path.basename(path) == "part-00005.parquet":
             os.kill(os.getpid(), signal.SIGTERM)
-        real_atomic(path, data, fsync)
+        real_place(tmp, path)
     monkeypatch.setattr(stream.Dataset, "write", real_write)
-    monkeypatch.setattr(stream, "_write_atomic", atomic_with_sigterm)
+    monkeypatch.setattr(stream, "_place_part", place_with_sigterm)
     code, out, err = invoke(*args, "--out", d, "--resume")
     assert code == 143
     assert "saved 6 of 20 chunks (18 of 60 games)" in err and err.count("\n") == 1
     assert sorted(n for n in files_of(d) if n.startswith("part-")) == \
         [f"part-{i:05d}.parquet" for i in range(6)]
-    monkeypatch.setattr(stream, "_write_atomic", real_atomic)
+    monkeypatch.setattr(stream, "_place_part", real_place)
 
     # a temp file left by a killed run is cleaned up; resume finishes the run
     (d / ".part-00006.parquet.tmp999").write_bytes(b"half a chunk")

@@ -157,3 +157,115 @@ def test_compiled_boerenbridge_columns_equal_numpy(case):
     want = _columns_numpy(res)
     assert (want["trump"] == "NT").any() == bool(res.rules.notrump and any(res.rules.notrump))
     pd.testing.assert_frame_equal(tidy_boerenbridge(res), want, check_exact=True)
+
+
+def test_compiled_hand_features_equal_hand_value_and_numpy():
+    """The features kernel computes the strength in its own pass over the suits: it equals
+    the heuristic's hand value (fastsim.play_nb.hand_value_nb, the bid rule's) and the
+    numpy features, on hands of every length and suit layout (voids, long trumps, lone
+    honours) under every trump and none."""
+    from fastsim.boerenbridge_nb import hand_values_nb
+    from fastsim.features_nb import SMALL_FEATURES, hand_features_nb
+    rng = np.random.default_rng(3)
+    hands = []
+    for size in range(0, 14):
+        for _ in range(400):
+            cards = rng.choice(52, size=size, replace=False)
+            hands.append(sum(1 << int(16 * (c // 13) + c % 13) for c in cards))
+    for s in range(4):      # one suit whole, honours alone, a void beside them
+        hands += [0x1FFF << (16 * s), (1 << 12 | 1 << 11 | 1 << 10) << (16 * s),
+                  (1 << 11) << (16 * s) | (1 << 10) << (16 * ((s + 1) % 4))]
+    hands = np.array(hands, dtype=np.int64)
+    suits = np.stack([(hands >> (16 * s)) & 0x1FFF for s in range(4)], axis=1)
+    length = np.bitwise_count(suits).astype(np.int64)
+    for t in (-1, 0, 1, 2, 3):
+        trumps = np.full(len(hands), t, dtype=np.int64)
+        small, strength = hand_features_nb(hands, trumps)
+        want = (hand_values_nb(hands, trumps) / 100.0).astype(np.float32)
+        assert np.array_equal(strength.view(np.int32), want.view(np.int32)), t
+        tr = suits[:, t] if t >= 0 else np.zeros(len(hands), dtype=np.int64)
+        ref = {"trump_count": np.bitwise_count(tr), "high_trumps": np.bitwise_count(tr >> 9),
+               "aces": ((suits >> 12) & 1).sum(axis=1), "kings": ((suits >> 11) & 1).sum(axis=1),
+               "voids": ((length == 0) & (np.arange(4) != t)).sum(axis=1),
+               "longest_suit": length.max(axis=1)}
+        for k, name in enumerate(SMALL_FEATURES):
+            assert np.array_equal(small[k].astype(np.int64), ref[name].astype(np.int64)), (t, name)
+
+
+def _bonken_features_numpy(hands):
+    """Bonken's hand features as numpy computed them before the compiled pass."""
+    from fastsim.boerenbridge_nb import hand_values_nb
+    hands = np.asarray(hands, dtype=np.int64)
+    suit_len = np.stack([np.bitwise_count((hands >> (16 * s)) & 0x1FFF) for s in range(4)],
+                        axis=1)
+    rank_count = lambda r: sum(((hands >> (16 * s + r)) & 1) for s in range(4))  # noqa: E731
+    spread = np.zeros(len(hands), dtype=np.int64)
+    for r in range(13):
+        spread += abs(r - 6) * rank_count(r)
+    return {
+        "hearts": suit_len[:, 1].astype(np.int8),
+        "aces": rank_count(12).astype(np.int8),
+        "kings": rank_count(11).astype(np.int8),
+        "queens": rank_count(10).astype(np.int8),
+        "jacks": rank_count(9).astype(np.int8),
+        "king_of_hearts": ((hands >> 27) & 1).astype(bool),
+        "longest_suit": suit_len.max(axis=1).astype(np.int8),
+        "voids": (suit_len == 0).sum(axis=1).astype(np.int8),
+        "strength": (hand_values_nb(hands, np.full(len(hands), -1, dtype=np.int64)) / 100.0
+                     ).astype(np.float32),
+        "domino_spread": spread.astype(np.int16),
+    }
+
+
+def _bonken_partials_numpy(result):
+    """Bonken's summary sums as numpy computed them before the compiled pass."""
+    from fastsim.bonken_schema import CONTRACTS, DOMINO
+    d = result.deals
+    pos = positions_of(d, 4)
+    C = len(CONTRACTS)
+    p = {"deals": int(len(d["deal"])), "rounds": [0] * C,
+         "score": [[0] * 4 for _ in range(C)], "tricks": [[0] * 4 for _ in range(C)],
+         "losers": [0] * 4}
+    con = d["contract"].astype(np.int64)
+    p["rounds"] = [int(x) for x in np.bincount(con, minlength=C)]
+    for q in range(4):
+        m = pos == q
+        rows_c = np.broadcast_to(con[:, None], pos.shape)[m]
+        for key, col in (("score", "scores"), ("tricks", "tricks")):
+            sums = np.bincount(rows_c, weights=d[col][m].astype(np.int64), minlength=C)
+            for c in range(C):
+                p[key][c][q] = int(sums[c])
+    dom = con == DOMINO
+    if dom.any():
+        seat_of = (d["dealer"][dom].astype(np.int64)[:, None] + 1 + np.arange(4)) % 4
+        p["losers"] = [int(x) for x in (d["loser"][dom][:, None] == seat_of).sum(axis=0)]
+    g = result.games
+    p["games"] = int(g["totals"].shape[0])
+    p["total"] = [int(x) for x in g["totals"].astype(np.int64).sum(axis=0)] if p["games"] \
+        else [0] * 4
+    p["wins"] = share_counts(g["winners"]) if p["games"] else [[0] * 4] * 4
+    return p
+
+
+@pytest.mark.parametrize("case", [dict(deals=3000, contract="domino"),
+                                  dict(deals=2000, contract="no-hearts"),
+                                  dict(games=40), dict(games=30, variant=("fixed_order",)),
+                                  dict(deals=0, contract="domino")],
+                         ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
+@pytest.mark.parametrize("policy", ["heuristic", "random"])
+def test_compiled_bonken_features_and_partials_equal_numpy(case, policy):
+    from analyzer.frames import bonken_features
+    deals = case.get("deals")
+    spec = RunSpec.make("bonken", seed=7, policy=policy,
+                        **(case if deals != 0 else dict(case, deals=1)))
+    res = spec.simulate(0, 0 if deals == 0 else spec.n)
+    got = bonken_features(res.deals["hands"])
+    want = _bonken_features_numpy(res.deals["hands"].ravel())
+    assert list(got) == list(want)
+    for k in want:
+        assert got[k].dtype == want[k].dtype and np.array_equal(got[k], want[k]), k
+    p = get("bonken").partials(res)
+    assert p == _bonken_partials_numpy(res)
+    if deals != 0 and "contract" not in case:
+        from fastsim.bonken_schema import DOMINO
+        assert sum(p["losers"]) == p["rounds"][DOMINO] > 0     # every game plays Domino

@@ -16,6 +16,13 @@ written once for all four games:
 ``tidy(result)``              one row per deal (or match) and seat, as a DataFrame
 ``columns(result)``           (optional) the tidy table's columns as arrays, which the
                               results path builds into Arrow without pandas
+``row_blocks(result, rows)``  (optional) (table rows, sub-results of whole deals of at
+                              most ``rows`` rows each, without what the table does not
+                              read): the results path builds and encodes a chunk's
+                              table a row group at a time
+``COLUMNS_ANY_THREAD``        (optional) True where ``columns`` calls serial ``nogil``
+                              kernels only: a streamed run builds the table in its
+                              encoding threads, beside the next chunk's simulation
 ``metadata(result)``          the run's set-up as stored with results files
 ``records(result)``           the recorded play, one JSON-able dict per deal
 ``partials(result)``          summary sums of one chunk (integers only, JSON-able)
@@ -140,6 +147,32 @@ def arrow_table(entry, result):
         return build(cols)
     import pyarrow as pa
     return pa.Table.from_pandas(entry.tidy(result), preserve_index=False)
+
+
+def deal_row_blocks(result, max_rows, players):
+    """``row_blocks`` of a game whose tidy table has one row per deal row and seat, built
+    from ``result.deals`` (one row per deal), the rules and the policies only: (rows,
+    sub-results of consecutive deal rows of at most ``max_rows`` table rows each, at
+    least one deal row). Views of the deal arrays; the per-game arrays, which the table
+    does not read, are left out."""
+    from dataclasses import replace
+    d = result.deals
+    deals = len(d["deal"])
+    step = max(1, max_rows // players)
+    none = {k: v[:0] for k, v in result.games.items()}
+    parts = [replace(result, deals={k: v[a:a + step] for k, v in d.items()}, games=none)
+             for a in range(0, max(deals, 1), step)]
+    return deals * players, parts
+
+
+def row_parts(entry, result, max_rows):
+    """(rows of the tidy table, sub-results whose tables, one after the other, are the
+    table of ``result``): the entry's ``row_blocks`` (whole deals, at most ``max_rows``
+    rows each; cheap views) where it has them, else (None, [result]): the rows are known
+    once the one table is built. Each sub-result's table is :func:`arrow_table`'s."""
+    if hasattr(entry, "row_blocks"):
+        return entry.row_blocks(result, max_rows)
+    return None, [result]
 
 
 def resolve(entry, deals, games, options):

@@ -4,7 +4,8 @@ Rules: docs/rules.md (Boerenbridge); engine: :mod:`fastsim.boerenbridge`.
 """
 import numpy as np
 
-from . import concat_results, frame_functions, lazy_engine, run_metadata, seat_lines
+from . import (concat_results, deal_row_blocks, frame_functions, lazy_engine, run_metadata,
+               seat_lines)
 from . import policy_names  # noqa: F401 (the entry's interface)
 
 from fastsim.boerenbridge_schema import GAME, PIMC_WORLDS, POLICIES as _POLICIES, RulesError
@@ -77,6 +78,14 @@ def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=Fals
 
 
 tidy, columns = frame_functions(GAME)
+# columns() runs the serial nogil kernels of fastsim.features_nb only: a streamed run may
+# build the table in its encoding threads while the next chunk plays
+COLUMNS_ANY_THREAD = True
+
+
+def row_blocks(result, max_rows):
+    """The tidy table in row groups of whole deals (:func:`analyzer.games.deal_row_blocks`)."""
+    return deal_row_blocks(result, max_rows, result.rules.players)
 
 
 def metadata(result):

@@ -4,7 +4,8 @@ Rules: docs/rules.md (Bonken); engine: :mod:`fastsim.bonken`.
 """
 import numpy as np
 
-from . import concat_results, frame_functions, lazy_engine, run_metadata, seat_lines
+from . import (concat_results, deal_row_blocks, frame_functions, lazy_engine, run_metadata,
+               seat_lines)
 from . import policy_names  # noqa: F401 (the entry's interface)
 
 from fastsim.bonken_schema import (CONTRACTS, DOMINO, PIMC_WORLDS, POLICIES as _POLICIES,
@@ -78,6 +79,14 @@ def simulate(setup, n, seed=0, policies=None, start=0, threads=None, record=Fals
 
 
 tidy, columns = frame_functions(NAME)
+# columns() runs serial nogil kernels only (fastsim.features_nb): a streamed run may build
+# the table in its encoding threads while the next chunk plays
+COLUMNS_ANY_THREAD = True
+
+
+def row_blocks(result, max_rows):
+    """The tidy table in row groups of whole deals (:func:`analyzer.games.deal_row_blocks`)."""
+    return deal_row_blocks(result, max_rows, PLAYERS)
 
 
 def metadata(result):
@@ -96,33 +105,19 @@ def records(result, notation="en"):
 
 def partials(result):
     """Per contract and position: rounds, score and trick sums, Domino losers; per seat
-    the game totals and win counts by number of co-winners."""
-    from ..summary import positions_of
-    from . import share_counts
+    the game totals and win counts by number of co-winners. The deal sums in one
+    compiled pass (:func:`fastsim.features_nb.bonken_sums_nb`), integers throughout."""
+    from fastsim.features_nb import bonken_sums_nb, seat_sums_nb
     d = result.deals
-    pos = positions_of(d, PLAYERS)
-    C = len(CONTRACTS)
-    p = {"deals": int(len(d["deal"])), "rounds": [0] * C,
-         "score": [[0] * PLAYERS for _ in range(C)], "tricks": [[0] * PLAYERS for _ in range(C)],
-         "losers": [0] * PLAYERS}
-    con = d["contract"].astype(np.int64)
-    p["rounds"] = [int(x) for x in np.bincount(con, minlength=C)]
-    for q in range(PLAYERS):
-        m = pos == q
-        rows_c = np.broadcast_to(con[:, None], pos.shape)[m]
-        for key, col in (("score", "scores"), ("tricks", "tricks")):
-            sums = np.bincount(rows_c, weights=d[col][m].astype(np.int64), minlength=C)
-            for c in range(C):
-                p[key][c][q] = int(sums[c])
-    dom = con == DOMINO
-    if dom.any():
-        seat_of = (d["dealer"][dom].astype(np.int64)[:, None] + 1 + np.arange(PLAYERS)) % PLAYERS
-        p["losers"] = [int(x) for x in (d["loser"][dom][:, None] == seat_of).sum(axis=0)]
+    rounds, score, tricks, losers = bonken_sums_nb(d["dealer"], d["contract"], d["scores"],
+                                                   d["tricks"], d["loser"], len(CONTRACTS))
+    p = {"deals": int(len(d["deal"])), "rounds": rounds.tolist(), "score": score.tolist(),
+         "tricks": tricks.tolist(), "losers": losers.tolist()}
     g = result.games
+    total, _, wins = seat_sums_nb(g["totals"], g["totals"], g["winners"])
     p["games"] = int(g["totals"].shape[0])
-    p["total"] = [int(x) for x in g["totals"].astype(np.int64).sum(axis=0)] if p["games"] \
-        else [0] * PLAYERS
-    p["wins"] = share_counts(g["winners"]) if p["games"] else [[0] * PLAYERS] * PLAYERS
+    p["total"] = total.tolist()
+    p["wins"] = wins.tolist()
     return p
 
 

@@ -104,6 +104,27 @@ def columns(result):
     return frame_columns(GAME, result)
 
 
+# the tables run numpy and serial nogil kernels only: a streamed run may build them in its
+# encoding threads while the next chunk plays
+COLUMNS_ANY_THREAD = True
+
+
+def row_blocks(result, max_rows):
+    """Single deals' tidy table in row groups of whole deals (views of the deal arrays,
+    each sub-result's ``start`` its first deal's global index); whole matches as one
+    table (rows known once it is built: None)."""
+    if isinstance(result, bo.MatchResult):
+        return None, [result]
+    from dataclasses import replace
+    d = result.deals
+    n = result.rules.players
+    deals = len(d["info"])
+    step = max(1, max_rows // n)
+    parts = [replace(result, deals={k: v[a:a + step] for k, v in d.items()},
+                     start=result.start + a) for a in range(0, max(deals, 1), step)]
+    return deals * n, parts
+
+
 def tidy_matches(mr):
     """Whole matches → one row per (match, seat): game, preset, players, match (global
     index), first_dealer, seat, position (0 = left of the match's first dealer), policy,

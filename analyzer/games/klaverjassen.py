@@ -5,7 +5,8 @@ Rules: docs/rules.md (Klaverjassen, Rotterdam with variants); engine:
 """
 import numpy as np
 
-from . import concat_results, frame_columns, lazy_engine, run_metadata, tidy_frame
+from . import (concat_results, deal_row_blocks, frame_columns, lazy_engine, run_metadata,
+               tidy_frame)
 from . import policy_names  # noqa: F401 (the entry's interface)
 
 from fastsim.klaverjassen_schema import PIMC_WORLDS, PLAYERS, POLICIES as _POLICIES, RulesError
@@ -94,6 +95,16 @@ def columns(result):
     if (np.asarray(result.policies).astype(np.int64) == POLICY_STRONG).any():
         return None
     return frame_columns(NAME, result)
+
+
+# columns() (or the frame) runs numpy and serial nogil kernels only: a streamed run may
+# build the table in its encoding threads while the next chunk plays
+COLUMNS_ANY_THREAD = True
+
+
+def row_blocks(result, max_rows):
+    """The tidy table in row groups of whole deals (:func:`analyzer.games.deal_row_blocks`)."""
+    return deal_row_blocks(result, max_rows, PLAYERS)
 
 
 def metadata(result):
