@@ -25,7 +25,8 @@ from .rng import KEY_PIMC_BID, run_key_nb, deal_key_nb, below_nb, rand_nb, shuff
 from .bidmodel_nb import CTR_THIN, bid_loglik_nb, uniform_nb
 from .boerenbridge_schema import (
     POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC, POLICY_STRONG, STRONG_BID_FACTOR,
-    STRONG_CANDIDATES, STRONG_SLOPE, STRONG_CARD_FACTOR, CTR_BID, CTR_PLAY, EXACT_BASE, PER_TRICK,
+    STRONG_CANDIDATES, STRONG_SLOPE, STRONG_CARD_FACTOR, STRONG_BID_SHIFT, CTR_BID, CTR_PLAY,
+    EXACT_BASE, PER_TRICK,
     BAUER_BONUS, BLIND_MULTIPLIER, LEADER_BONUS, EARLIER_BIDS_SHIFT, MAX_SEATS,
     F_SCORING, F_BAUER, F_DEALER_RULE, F_BLIND,
 )
@@ -417,7 +418,7 @@ def policy_bid_nb(pol, dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv,
     if pol == POLICY_STRONG:
         return strong_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv,
                              is_blind, STRONG_BID_FACTOR * worlds,
-                             STRONG_CANDIDATES, STRONG_SLOPE)
+                             STRONG_CANDIDATES, STRONG_SLOPE, STRONG_BID_SHIFT)
     return heuristic_bid_nb(hand, trump, n, h, p, bid_sum, f, is_blind)
 
 
@@ -438,7 +439,7 @@ def policy_card_nb(pol, dkey, n, h, p, hand, legal, turned, trump, played, bids,
             return strong_card_nb(dkey, n, h, p, hand, legal, trump, played, bids, won, t,
                                   leader, tc, j, voids, pl_by, rv, is_blind,
                                   STRONG_CARD_FACTOR * worlds, STRONG_CANDIDATES,
-                                  STRONG_SLOPE)
+                                  STRONG_SLOPE, STRONG_BID_SHIFT)
     return heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
                              FULL52 & ~(hand | played))
 

@@ -22,12 +22,15 @@ from .common import (PIMC_WORLDS, POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM, 
                      POLICY_STRONG, SEAT_POLICIES as POLICIES, SEAT_POLICY_NAMES as POLICY_NAMES)
 
 # the strong policy (fastsim/boerenbridge_strong_nb.py): its worlds per card and per bid as
-# multiples of ``worlds`` (pimc's, default 16: 128 and 256), the candidates drawn per world
-# kept, the soft bidder's slope that weighs them
-STRONG_CARD_FACTOR = 8
+# multiples of ``worlds`` (pimc's, default 16: 512 and 256), the candidates drawn per world
+# kept, the soft bidder's slope that weighs them, and the shift (hundredths of a trick) added
+# to the hand value of the bidder it models (the heuristic's bidder bids about a third of a
+# trick lower than the searching players do; docs/boerenbridge.md)
+STRONG_CARD_FACTOR = 32
 STRONG_BID_FACTOR = 16
 STRONG_CANDIDATES = 4
 STRONG_SLOPE = 1.0
+STRONG_BID_SHIFT = 30
 
 # scoring modes
 SCORING = {"standard": 0, "hard": 1, "dutch": 2}

@@ -2,9 +2,10 @@
 
 ``pimc`` samples worlds that agree with what its player has *seen* (cards, shown voids).
 ``strong`` also weighs what the others *bid*: it draws ``cand × worlds`` candidate worlds,
-gives each the likelihood of every other player's bid under the soft heuristic bidder of
-:mod:`fastsim.bidmodel_nb` (the bid the heuristic makes on that player's hand as dealt —
-its hidden cards in the world plus the cards it has played — with slope ``lam``),
+gives each the likelihood of every other player's bid under the soft bidder of
+:mod:`fastsim.bidmodel_nb` (around :func:`model_bid_nb`: the heuristic's bid on that player's
+hand as dealt — its hidden cards in the world plus the cards it has played — with ``shift``
+hundredths of a trick added to the hand value; slope ``lam``),
 resamples ``worlds`` of them in proportion (:func:`fastsim.pimc_nb.resample_nb`) and
 scores every legal card or bid on those by finishing the deal with the heuristic for
 everyone (common random numbers); of cards that are equivalent (adjacent in rank once the
@@ -21,24 +22,58 @@ from ._jit import njit
 
 from .bidmodel_nb import bid_loglik_nb
 from .boerenbridge_nb import (add_bid_scores_nb, add_card_scores_nb, best_bid_nb,
-                              forbidden_bid_nb, heuristic_bid_nb, world_capacity_nb,
-                              sample_world_nb)
-from .boerenbridge_schema import MAX_SEATS
+                              forbidden_bid_nb, world_capacity_nb, sample_world_nb)
+from .boerenbridge_schema import EARLIER_BIDS_SHIFT, LEADER_BONUS, MAX_SEATS
 from .pimc_nb import best_index_nb, distinct_cards_nb, draw_world_nb, resample_nb
-from .play_nb import FULL52
+from .play_nb import FULL52, hand_value_nb
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb
 
 
 @njit(cache=True)
-def bids_loglik_nb(n, h, me, upto, dealt, trump, bids, rv, is_blind, lam):
+def model_bid_nb(hand, trump, n, h, pos, bid_sum, forbidden, blind, shift):
+    """The bid strong expects of another player: the heuristic's bid
+    (fastsim.boerenbridge_nb.heuristic_bid_nb, docs/boerenbridge.md) with ``shift``
+    hundredths of a trick added to the hand value (``shift = 0``: the heuristic's bid
+    exactly, tested). The rule is restated here, not shared, so that the heuristic's own
+    inlined bidding stays as it is."""
+    if blind:
+        e = 100 // n
+    else:
+        e = hand_value_nb(hand, trump)
+    e += shift
+    if pos == 0:
+        e += LEADER_BONUS
+    lhs = 100 * bid_sum * n
+    if lhs > 100 * h * pos + 50 * n:
+        e -= EARLIER_BIDS_SHIFT
+    elif lhs < 100 * h * pos - 50 * n:
+        e += EARLIER_BIDS_SHIFT
+    bid = (e + 50) // 100
+    if bid < 0:
+        bid = 0
+    if bid > h:
+        bid = h
+    if bid == forbidden:
+        if e >= 100 * bid and bid + 1 <= h:
+            bid += 1
+        elif bid - 1 >= 0:
+            bid -= 1
+        else:
+            bid += 1
+    return bid
+
+
+@njit(cache=True)
+def bids_loglik_nb(n, h, me, upto, dealt, trump, bids, rv, is_blind, lam, shift):
     """log P(the bids of positions ``0..upto-1`` other than ``me`` | their dealt hands
-    ``dealt[q]``) under the soft heuristic bidder with slope ``lam``."""
+    ``dealt[q]``) under the soft bidder with slope ``lam`` around :func:`model_bid_nb`
+    with ``shift``."""
     lw = 0.0
     s = 0
     for q in range(upto):
         f = forbidden_bid_nb(h, s, rv) if q == n - 1 else -1
         if q != me:
-            hb = heuristic_bid_nb(dealt[q], trump, n, h, q, s, f, is_blind)
+            hb = model_bid_nb(dealt[q], trump, n, h, q, s, f, is_blind, shift)
             lw += bid_loglik_nb(bids[q], hb, h, f, lam)
         s += bids[q]
     return lw
@@ -58,12 +93,13 @@ def keep_worlds_nb(key, cw, logw, m, worlds, out):
 
 @njit(cache=True)
 def card_worlds_nb(key, n, h, me, hand, unseen, t, leader, tn, voids, pl_by, trump, bids,
-                   rv, is_blind, worlds, cand, lam, out):
+                   rv, is_blind, worlds, cand, lam, shift, out):
     """The worlds of a strong card decision: ``cand × worlds`` candidates drawn from ``key``
     (as pimc draws its worlds), weighed by the likelihood of everyone else's bid under the
-    soft bidder with slope ``lam`` (0: no weighting; ``inf``: the exact heuristic) on the
-    hand each held as dealt (``out`` hidden cards plus ``pl_by`` played ones), and
-    ``worlds`` of them resampled into ``out[:worlds]``. Returns the Kish effective sample
+    soft bidder with slope ``lam`` (0: no weighting; ``inf``: the exact model bidder) around
+    :func:`model_bid_nb` with ``shift``, on the hand each held as dealt (``out`` hidden
+    cards plus ``pl_by`` played ones), and ``worlds`` of them resampled into
+    ``out[:worlds]``. Returns the Kish effective sample
     size of the candidates' weights (0.0: none fits the bids, the candidates are taken
     unweighted)."""
     cap = world_capacity_nb(n, h, me, unseen, t, leader, tn)
@@ -77,13 +113,13 @@ def card_worlds_nb(key, n, h, me, hand, unseen, t, leader, tn, voids, pl_by, tru
             for q in range(n):
                 dealt[q] = cw[i, q] | pl_by[q]
             logw[i] = bids_loglik_nb(n, h, me, n, dealt, trump, bids, rv, is_blind,
-                                     lam)
+                                     lam, shift)
     return keep_worlds_nb(key, cw, logw, m, worlds, out)
 
 
 @njit(cache=True)
 def strong_card_nb(dkey, n, h, me, hand, legal, trump, played, bids, won, t, leader, tc, tn,
-                   voids, pl_by, rv, is_blind, worlds, cand, lam):
+                   voids, pl_by, rv, is_blind, worlds, cand, lam, shift):
     """The strong policy's card for position ``me`` (``pl_by[q]``: the cards position q has
     played so far; everything else as :func:`fastsim.boerenbridge_nb.pimc_card_nb`)."""
     unseen = FULL52 & ~(hand | played)
@@ -94,7 +130,7 @@ def strong_card_nb(dkey, n, h, me, hand, legal, trump, played, bids, won, t, lea
     ws = np.empty((worlds, MAX_SEATS), dtype=np.int64)
     card_worlds_nb(deal_key_nb(dkey, KEY_STRONG_PLAY + t * 8 + me), n, h, me, hand, unseen, t,
                    leader, tn, voids, pl_by, trump, bids, rv, is_blind, worlds, cand,
-                   lam, ws)
+                   lam, shift, ws)
     forbidden = bids_forbidden_nb(n, h, bids, rv) if me == n - 1 else -1
     totals = np.zeros(13, dtype=np.int64)
     hands2 = np.empty(MAX_SEATS, dtype=np.int64)
@@ -118,12 +154,12 @@ def bids_forbidden_nb(n, h, bids, rv):
 
 @njit(cache=True)
 def bid_worlds_nb(key, n, h, me, hand, turned, trump, bids, rv, is_blind, worlds,
-                  cand, lam, out):
+                  cand, lam, shift, out):
     """The worlds of a strong bid: ``cand × worlds`` deals of the cards ``me`` cannot see
     (only ``worlds`` for the first bidder, who has nothing to condition on), weighed by the
     likelihood of the bids ``bids[:me]`` already made under the soft bidder with slope
-    ``lam``, and ``worlds`` of them resampled into ``out[:worlds]``. Returns the Kish
-    effective sample size (0.0: none fits, the candidates are taken unweighted)."""
+    ``lam`` around :func:`model_bid_nb` with ``shift``, and ``worlds`` of them resampled
+    into ``out[:worlds]``. Returns the Kish effective sample size (0.0: none fits, the candidates are taken unweighted)."""
     unseen = FULL52 & ~(hand | (np.int64(1) << turned))
     m = cand * worlds if me > 0 else worlds
     cw = np.empty((m, MAX_SEATS), dtype=np.int64)
@@ -133,20 +169,20 @@ def bid_worlds_nb(key, n, h, me, hand, turned, trump, bids, rv, is_blind, worlds
         sample_world_nb(deal_key_nb(key, i), n, h, me, hand, unseen, 0, 0, 0, novoids, cw[i])
         if lam > 0.0 and me > 0:
             logw[i] = bids_loglik_nb(n, h, me, me, cw[i], trump, bids, rv, is_blind,
-                                     lam)
+                                     lam, shift)
     return keep_worlds_nb(key, cw, logw, m, worlds, out)
 
 
 @njit(cache=True)
 def strong_bid_nb(dkey, n, h, me, hand, turned, trump, bids, bid_sum, forbidden, rv,
-                  is_blind, worlds, cand, lam):
+                  is_blind, worlds, cand, lam, shift):
     """The strong policy's bid for position ``me``: every legal bid scored on ``worlds``
     worlds resampled from ``cand × worlds`` candidates by the likelihood of the bids made
     before it (``bids[:me]``); the later players bid with the heuristic and everyone plays
     the heuristic (as :func:`fastsim.boerenbridge_nb.pimc_bid_nb`)."""
     ws = np.empty((worlds, MAX_SEATS), dtype=np.int64)
     bid_worlds_nb(deal_key_nb(dkey, KEY_STRONG_BID + me), n, h, me, hand, turned, trump, bids,
-                  rv, is_blind, worlds, cand, lam, ws)
+                  rv, is_blind, worlds, cand, lam, shift, ws)
     hands2 = np.empty(MAX_SEATS, dtype=np.int64)
     won2 = np.zeros(MAX_SEATS, dtype=np.int64)
     bids2 = np.empty(MAX_SEATS, dtype=np.int64)

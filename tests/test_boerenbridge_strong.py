@@ -6,9 +6,13 @@ import pytest
 from fastsim import boerenbridge as bb
 from fastsim import boerenbridge_nb as nb
 from fastsim import boerenbridge_strong_nb as st
-from fastsim.boerenbridge_schema import MAX_SEATS, STRONG_CANDIDATES, build_rules
+from fastsim.boerenbridge_schema import (MAX_SEATS, STRONG_BID_SHIFT, STRONG_CANDIDATES,
+                                         build_rules)
+from fastsim.cards import codes_of
 from fastsim.pimc_nb import distinct_cards_nb
 from fastsim.play_nb import FULL52
+
+import naive_boerenbridge as ref
 
 
 def _positions(n=4, h=8, deals=12, seed=5, variants=()):
@@ -51,15 +55,63 @@ def _positions(n=4, h=8, deals=12, seed=5, variants=()):
 RV = build_rules(players=4, hand_size=8).flags     # the kernels' variant tuple: the standard game
 
 
-def _rebid(n, h, dealt, trump, bids, rv=RV):
-    """Every position's heuristic bid on its dealt hand, after the recorded bids before it."""
+def _rebid(n, h, dealt, trump, bids, rv=RV, shift=STRONG_BID_SHIFT):
+    """Every position's model bid (strong's bidder: the heuristic's, its hand value
+    shifted by ``shift``) on its dealt hand, after the recorded bids before it."""
     s, got = 0, []
     for q in range(n):
         f = int(nb.forbidden_bid_nb(h, s, rv)) if q == n - 1 else -1
-        got.append(int(nb.heuristic_bid_nb(np.int64(dealt[q]), np.int64(trump), n, h, q, s, f,
-                                           False)))
+        got.append(int(st.model_bid_nb(np.int64(dealt[q]), np.int64(trump), n, h, q, s, f,
+                                       False, shift)))
         s += int(bids[q])
     return got
+
+
+def _naive_model_bid(hand, pos, n, h, trump, before, shift, blind=False):
+    """The heuristic bid of the reference engine (docs/boerenbridge.md) with ``shift``
+    added to the hand value E, written out here."""
+    cards = [ref.card_str(c) for c in codes_of(hand)]
+    letter = None if trump < 0 else ref.SUIT_CHARS[trump]
+    e = (100 // n if blind else ref.hand_value(cards, letter)) + shift
+    if pos == 0:
+        e += 10
+    s = sum(before)
+    if 100 * s * n > 100 * h * pos + 50 * n:
+        e -= 25
+    if 100 * s * n < 100 * h * pos - 50 * n:
+        e += 25
+    bid = max(0, min(h, (e + 50) // 100))
+    if pos == n - 1:
+        f = ref.forbidden_bid(h, before)
+        if f is not None and bid == f:
+            bid = bid + 1 if e >= 100 * bid and bid + 1 <= h else (bid - 1 if bid >= 1 else 1)
+    return bid
+
+
+def test_model_bidder_is_the_heuristic_shifted():
+    """strong's model bidder restates the heuristic's bid rule: with shift 0 it is the
+    heuristic's bid exactly, and with any shift the reference rule with E shifted."""
+    rng = np.random.default_rng(3)
+    diff = 0
+    for _ in range(4000):
+        n = int(rng.integers(3, 8))
+        h = int(rng.integers(1, 52 // n))
+        perm = rng.permutation(52)
+        hand = sum(1 << (16 * (c // 13) + c % 13) for c in perm[:h])
+        trump = int(rng.integers(-1, 4))
+        pos = int(rng.integers(0, n))
+        before = [int(x) for x in rng.integers(0, h + 1, size=pos)]
+        s = sum(before)
+        f = int(nb.forbidden_bid_nb(h, s, RV)) if pos == n - 1 else -1
+        blind = h == 1 and bool(rng.integers(0, 2))
+        args = (np.int64(hand), np.int64(trump), n, h, pos, s, f, blind)
+        heur = int(nb.heuristic_bid_nb(*args))
+        assert int(st.model_bid_nb(*args, 0)) == heur
+        for shift in (STRONG_BID_SHIFT, -40, 75):
+            got = int(st.model_bid_nb(*args, shift))
+            assert got == _naive_model_bid(hand, pos, n, h, trump, before, shift, blind)
+            diff += got != heur
+    assert diff > 500
 
 
 def test_deterministic_bidder_worlds_rebid_exactly():
@@ -74,7 +126,8 @@ def test_deterministic_bidder_worlds_rebid_exactly():
             out = np.zeros((worlds, MAX_SEATS), dtype=np.int64)
             ess = st.card_worlds_nb(np.uint64(77 + t), n, h, me, np.int64(hand), unseen, t,
                                     leader, tn, voids, pl_by, np.int64(trump), bids, RV,
-                                    False, worlds, STRONG_CANDIDATES, lam, out)
+                                    False, worlds, STRONG_CANDIDATES, lam, STRONG_BID_SHIFT,
+                                    out)
             for w in range(worlds):
                 dealt = [int(out[w, q]) | int(pl_by[q]) for q in range(n)]
                 assert dealt[me] == hand | int(pl_by[me])
@@ -103,7 +156,8 @@ def test_bid_worlds_agree_with_the_earlier_bids():
         for me in range(1, 5):
             out = np.zeros((8, MAX_SEATS), dtype=np.int64)
             ess = st.bid_worlds_nb(np.uint64(r), 5, 6, me, np.int64(hands[me]), turned,
-                                   np.int64(trump), bids, RV, False, 8, 4, np.inf, out)
+                                   np.int64(trump), bids, RV, False, 8, 4, np.inf,
+                                   STRONG_BID_SHIFT, out)
             for w in range(8):
                 assert out[w, me] == hands[me]
                 assert not int(np.bitwise_or.reduce(out[w, :5])) >> turned & 1
@@ -122,7 +176,8 @@ def test_world_cards_are_the_unseen_ones():
         unseen = int(FULL52 & ~(hand | played))
         out = np.zeros((32, MAX_SEATS), dtype=np.int64)
         st.card_worlds_nb(np.uint64(t), n, h, me, np.int64(hand), np.int64(unseen), t, leader,
-                          tn, voids, pl_by, np.int64(trump), bids, RV, False, 32, 4, 1.0, out)
+                          tn, voids, pl_by, np.int64(trump), bids, RV, False, 32, 4, 1.0,
+                          STRONG_BID_SHIFT, out)
         for w in range(32):
             seen = 0
             for q in range(n):
