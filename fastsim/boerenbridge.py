@@ -7,6 +7,7 @@ chunks on parallel threads (:func:`fastsim.common.run_chunks`); :func:`bid_weigh
 every seat use the kernels built ahead of time where they are (:mod:`fastsim.aot`), on one
 thread, and start without numba; the results are the same either way.
 """
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,10 +28,51 @@ nb = kernels("boerenbridge")
 @dataclass(kw_only=True)
 class Result(SimResult):
     """Compact result arrays (:class:`fastsim.common.SimResult`); ``games[name]`` one row per
-    game; ``play`` holds the recorded tricks (``cards``: rows × tricks × players in play
-    order, ``leader`` and ``winner``: positions relative to the dealer... see
-    :func:`record_play`)."""
+    game (a :class:`OneDealGames` when every game is one deal); ``play`` holds the recorded
+    tricks (``cards``: rows × tricks × players in play order, ``leader`` and ``winner``:
+    positions relative to the dealer... see :func:`record_play`)."""
     games: dict
+
+
+class OneDealGames(Mapping):
+    """``Result.games`` of a run whose games are one deal each (independent deals, or a
+    one-deal schedule): each game's row follows from its deal row, so the kernel does not
+    write it (that would add half again to its output) and it is derived here, on first
+    use, with the values and dtypes the kernel writes for longer games: ``totals`` and
+    ``best`` the deal's score, ``exact`` whether the bid was made, ``winners`` the seats
+    first by (total, exact bids, best deal), ties shared. Read-only use needs nothing else;
+    the arrays, once made, are kept (writes into them stay)."""
+
+    def __init__(self, deals):
+        self._deals = deals
+        self._arrays = None
+
+    def _made(self):
+        if self._arrays is None:
+            d = self._deals
+            score = d["scores"]
+            exact = d["bids"] == d["tricks"]
+            # (total, exact, best) = (score, exact, score): ordered as 2 * score + exact
+            key = 2 * score.astype(np.int32) + exact
+            self._arrays = {
+                "totals": score.astype(GAME_COLUMNS["totals"]),
+                "exact": exact.astype(GAME_COLUMNS["exact"]),
+                "best": score.astype(GAME_COLUMNS["best"]),   # a copy
+                "winners": key == key.max(axis=1, keepdims=True),
+            }
+        return self._arrays
+
+    def __getitem__(self, name):
+        return self._made()[name]
+
+    def __iter__(self):
+        return iter(GAME_COLUMNS)
+
+    def __len__(self):
+        return len(GAME_COLUMNS)
+
+    def __repr__(self):
+        return f"OneDealGames({dict(self)!r})"
 
 
 def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=None,
@@ -55,7 +97,9 @@ def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=None,
     deals = {}
     for name, (dtype, per_seat) in DEAL_COLUMNS.items():
         deals[name] = np.empty((rows, n) if per_seat else rows, dtype=dtype)
-    games = {name: np.empty((n_games, n), dtype=dtype) for name, dtype in GAME_COLUMNS.items()}
+    # one-deal games: the kernel writes no game rows (OneDealGames derives them)
+    g_rows = n_games if K > 1 else 0
+    games = {name: np.empty((g_rows, n), dtype=dtype) for name, dtype in GAME_COLUMNS.items()}
     hmax = max(rules.schedule)
     if record:
         r_cards = np.full((rows, hmax, n), -1, dtype=np.int8)
@@ -81,6 +125,8 @@ def simulate(rules, n_games, seed=0, policies=None, threads=None, chunk=None,
         run_chunks(-(-n_games // chunk), lambda ci: k.games_chunk_nb(rkey, ci, *args),
                    k.games_chunk_nb)
     play = {"cards": r_cards, "leader": r_lead, "winner": r_win} if record else None
+    if K == 1:
+        games = OneDealGames(deals)
     return Result(rules=rules, policies=policies, seed=int(seed), deals=deals, games=games,
                   play=play)
 

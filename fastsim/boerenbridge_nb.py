@@ -17,7 +17,7 @@ from ._jit import njit, prange
 
 from .bits import suit_mask_nb, popcount_nb
 from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, hand_value_inline_nb,
-                      heuristic_play_nb, heuristic_play_inline_nb, random_card_nb,
+                      heuristic_play_nb, heuristic_lead_nb, heuristic_follow_nb, random_card_nb,
                       hand_of_cards_nb, show_card_nb, branch_nb)
 from .pimc_nb import deal_hidden_nb, decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
 from .trick import trick_add_nb, trick_so_far_nb, NATURAL_ORDER
@@ -147,8 +147,9 @@ def follow_nb(hand, j, led):
     return legal if legal else hand
 
 
-# The trick loop, written once (play_on_nb): the engine, its heuristic-only twin, the
-# heuristic rollouts of pimc and strong and the play query's policy rollouts call it with
+# The trick loop, written once (play_on_nb): the engine, the heuristic rollouts of pimc and
+# strong and the play query's policy rollouts call it (the heuristic-only deal loop has its
+# own copy for speed, heuristic_tricks_nb, held to the same cards by the tests) with
 # their own card hook ``card_fn(ctx, n, p, hand, j, led, winner, trump, t, leader, tc,
 # played, bids, won, voids, pl_by)`` (``ctx``: the hook's own tuple; the legal cards are
 # :func:`follow_nb`). numba inlines the loop and the hook into each kernel.
@@ -196,14 +197,6 @@ def heuristic_hook_nb(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, pla
     """Card hook: the heuristic for everyone (the compiled function)."""
     return heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
                              FULL52 & ~(hand | played))
-
-
-@njit(cache=True, inline="always")
-def heuristic_inline_hook_nb(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, played,
-                             bids, won, voids, pl_by):
-    """Card hook: the heuristic for everyone, inlined (the heuristic-only deal loop)."""
-    return heuristic_play_inline_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
-                                    FULL52 & ~(hand | played))
 
 
 @njit(cache=True, inline="always")
@@ -456,10 +449,12 @@ def open_deal_nb(dkey, n, h, notrump, deck, hands, bids):
     return turned, trump
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_deal_heuristic_nb(dkey, n, h, notrump, rv, deck, hands, bids, won, scores):
-    """:func:`play_deal_nb` with the heuristic in every position and nothing recorded. A run
-    that needs only this compiles no search policy (a cold start of seconds, not tens)."""
+    """:func:`play_deal_nb` with the heuristic in every position and nothing recorded (inlined
+    into :func:`games_chunk_nb`; the bidding and play stay one compiled function, which
+    compiles faster than a chunk kernel with everything inlined and runs about as fast). A
+    run that needs only this compiles no search policy (a cold start of seconds, not tens)."""
     turned, trump = open_deal_nb(dkey, n, h, notrump, deck, hands, bids)
     forbidden = heuristic_bid_play_nb(n, h, hands, turned, trump, rv, deck, bids, won, scores)
     return turned, trump, forbidden
@@ -483,16 +478,57 @@ def play_deal_nb(dkey, n, h, notrump, pol, rv, worlds, deck, hands, bids, won, s
 def heuristic_bid_play_nb(n, h, hands, turned, trump, rv, cur, bids, won, scores):
     """:func:`bid_play_nb` when every position bids and plays the heuristic and nothing is
     recorded: the same bids, cards and scores, without the policy dispatch and the
-    bookkeeping only the search policies read (``cur``: scratch, ``n`` entries used)."""
+    bookkeeping only the search policies read (``cur``: scratch, ``2 * MAX_SEATS`` entries)."""
     is_blind = is_blind_nb(h, rv)
     forbidden = bid_round_nb(heuristic_bid_hook_nb, 0, n, h, hands, trump, bids, won, rv,
                              is_blind)
     for p in range(n):
         cur[p] = hands[p]
-    play_on_nb(heuristic_inline_hook_nb, 0, n, h, cur, trump, bids, won, np.int64(1) << turned,
-               0, 0, cur, 0, cur, cur, False)
+        cur[MAX_SEATS + p] = bids[p]
+    heuristic_tricks_nb(n, h, cur, trump, won, np.int64(1) << turned)
     score_all_nb(n, bids, won, rv, forbidden, is_blind, scores)
     return forbidden
+
+
+@njit(cache=True, inline="always")
+def heuristic_tricks_nb(n, h, cur, trump, won, played):
+    """The trick loop of :func:`play_on_nb` from the first trick when every position plays
+    the heuristic and nothing is tracked, written out for speed: the same cards, tricks and
+    winners. ``cur[p]``: position p's hand (loses the cards played), ``cur[MAX_SEATS + p]``:
+    its bid (becomes the heuristic's ``need``, bid minus tricks won); ``won[p]`` (zero on
+    entry) counts the tricks; ``played``: the cards out of play (the turned card)."""
+    tmask = suit_mask_nb(trump) if trump >= 0 else np.int64(0)
+    leader = 0
+    for t in range(h):
+        p = leader
+        hand = cur[p]
+        c = heuristic_lead_nb(hand, trump, tmask, cur[MAX_SEATS + p], FULL52 & ~(hand | played))
+        bit = np.int64(1) << c
+        cur[p] = hand & ~bit
+        played |= bit
+        winner = c
+        led = c >> 4
+        win_pos = p
+        for j in range(1, n):
+            p += 1              # no division per card
+            if p >= n:
+                p -= n
+            hand = cur[p]
+            c = heuristic_follow_nb(hand, j == n - 1, led, winner, trump, tmask,
+                                    cur[MAX_SEATS + p])
+            bit = np.int64(1) << c
+            cur[p] = hand & ~bit
+            played |= bit
+            # the trick so far is won by a trump or a card of the led suit: a card beats
+            # it when higher in its suit, or a trump on a non-trump (trick_key_nb's order)
+            cs = c >> 4
+            ws = winner >> 4
+            if (cs == ws and c > winner) or (cs == trump and ws != trump):
+                winner = c
+                win_pos = p
+        won[win_pos] += 1
+        cur[MAX_SEATS + win_pos] -= 1
+        leader = win_pos
 
 
 @njit(cache=True)
@@ -545,8 +581,13 @@ def games_chunk_nb(rkey, ci, n, schedule, notrump, first_dealer, seat_pol, rv, w
 
     ``search``: ``None`` when every seat plays the heuristic and nothing is recorded (numba
     then prunes the policy dispatch at compile time, so only the heuristic path is
-    compiled: a first run in seconds, not tens), else ``True``."""
+    compiled: a first run in seconds, not tens), else ``True``.
+
+    The per-game arrays ``g_*`` are written only for games of more than one deal: a one-deal
+    game's totals, exact bids, best deal and winners follow from its deal row
+    (:class:`fastsim.boerenbridge.OneDealGames` derives them; ``g_*`` may have no rows)."""
     K = schedule.shape[0]
+    whole = K > 1
     deck = np.empty(52, dtype=np.int64)
     hands = np.empty(MAX_SEATS, dtype=np.int64)
     bids = np.empty(MAX_SEATS, dtype=np.int64)
@@ -558,32 +599,34 @@ def games_chunk_nb(rkey, ci, n, schedule, notrump, first_dealer, seat_pol, rv, w
     total = np.empty(MAX_SEATS, dtype=np.int64)
     g_end = min((ci + 1) * chunk, n_games)
     for g in range(ci * chunk, g_end):
-        for s in range(n):
-            exact[s] = 0
-            best[s] = -(1 << 30)
-            total[s] = 0
+        if whole:
+            for s in range(n):
+                exact[s] = 0
+                best[s] = -(1 << 30)
+                total[s] = 0
         for k in range(K):
             r = g * K + k
             deal = (game_start + g) * K + k
             dealer = (first_dealer + k) % n
-            for p in range(n):
-                s = dealer + 1 + p    # the seat of position p (no division per seat)
-                if s >= n:
-                    s -= n
-                pol[p] = seat_pol[s]
             h = schedule[k]
             dkey = deal_key_nb(rkey, deal)
             if search is None:
                 turned, trump, forb = play_deal_heuristic_nb(
                     dkey, n, h, notrump[k], rv, deck, hands, bids, won, scores)
-            elif record:
-                turned, trump, forb = play_deal_nb(
-                    dkey, n, h, notrump[k], pol, rv, worlds, deck, hands, bids, won, scores,
-                    r_cards[r], r_lead[r], r_win[r], True)
             else:
-                turned, trump, forb = play_deal_nb(
-                    dkey, n, h, notrump[k], pol, rv, worlds, deck, hands, bids, won, scores,
-                    r_cards[0], r_lead[0], r_win[0], False)
+                for p in range(n):
+                    s = dealer + 1 + p    # the seat of position p (no division per seat)
+                    if s >= n:
+                        s -= n
+                    pol[p] = seat_pol[s]
+                if record:
+                    turned, trump, forb = play_deal_nb(
+                        dkey, n, h, notrump[k], pol, rv, worlds, deck, hands, bids, won,
+                        scores, r_cards[r], r_lead[r], r_win[r], True)
+                else:
+                    turned, trump, forb = play_deal_nb(
+                        dkey, n, h, notrump[k], pol, rv, worlds, deck, hands, bids, won,
+                        scores, r_cards[0], r_lead[0], r_win[0], False)
             o_deal[r] = deal
             o_game[r] = game_start + g
             o_dealno[r] = k
@@ -600,11 +643,14 @@ def games_chunk_nb(rkey, ci, n, schedule, notrump, first_dealer, seat_pol, rv, w
                 o_bids[r, s] = bids[p]
                 o_tricks[r, s] = won[p]
                 o_scores[r, s] = scores[p]
-                total[s] += scores[p]
-                if won[p] == bids[p]:
-                    exact[s] += 1
-                if scores[p] > best[s]:
-                    best[s] = scores[p]
+                if whole:
+                    total[s] += scores[p]
+                    if won[p] == bids[p]:
+                        exact[s] += 1
+                    if scores[p] > best[s]:
+                        best[s] = scores[p]
+        if not whole:
+            continue
         # winner: total, then exact bids, then best single deal; ties share
         top = 0
         for s in range(1, n):

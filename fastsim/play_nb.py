@@ -25,6 +25,12 @@ TRUMP_VALUE_LO = np.array([sum(int(TRUMP_VALUE[r]) for r in range(7) if m >> r &
 TRUMP_VALUE_HI = np.array([sum(int(TRUMP_VALUE[7 + r]) for r in range(6) if m >> r & 1)
                            for m in range(1 << 6)], dtype=np.int64)
 SIDE_ACE, SIDE_KING_LONG, SIDE_KING_SHORT, SIDE_QUEEN_LONG, SIDE_QUEEN_SHORT = 85, 45, 20, 20, 5
+# a non-trump suit's value by its queen, king and ace (bits 2..0 of ``top``: A, K, Q) and its
+# length capped at 3 (what the king's and queen's values depend on): index 4 * top + length
+SIDE_VALUE = np.array([(SIDE_ACE if top & 4 else 0)
+                       + ((SIDE_KING_LONG if length >= 2 else SIDE_KING_SHORT) if top & 2 else 0)
+                       + ((SIDE_QUEEN_LONG if length >= 3 else SIDE_QUEEN_SHORT) if top & 1 else 0)
+                       for top in range(8) for length in range(4)], dtype=np.int64)
 LONG_TRUMP_BONUS = 30
 VOID_BONUS = 30
 
@@ -39,7 +45,9 @@ def shuffle_prefix_nb(dkey, deck, m):
 
 @njit(cache=True, inline="always")
 def hand_value_inline_nb(hand, trump):
-    """:func:`hand_value_nb`, inlined into its caller (the heuristic-only deal loop)."""
+    """:func:`hand_value_nb`, inlined into its caller (the heuristic-only deal loop).
+    Branch-free per suit: a non-trump suit's value is one look-up in :data:`SIDE_VALUE`, a
+    trump holding's two in :data:`TRUMP_VALUE_LO` / :data:`TRUMP_VALUE_HI`."""
     e = 0
     nt = 0
     voids = 0
@@ -50,14 +58,8 @@ def hand_value_inline_nb(hand, trump):
             nt = length
             e += TRUMP_VALUE_LO[ranks & 0x7F] + TRUMP_VALUE_HI[ranks >> 7]
         else:
-            if length == 0:
-                voids += 1
-            if ranks & (1 << ACE):
-                e += SIDE_ACE
-            if ranks & (1 << KING):
-                e += SIDE_KING_LONG if length >= 2 else SIDE_KING_SHORT
-            if ranks & (1 << QUEEN):
-                e += SIDE_QUEEN_LONG if length >= 3 else SIDE_QUEEN_SHORT
+            voids += length == 0
+            e += SIDE_VALUE[((ranks >> (QUEEN - 2)) & 0x1C) | min(length, 3)]
     if nt > 3:
         e += LONG_TRUMP_BONUS * (nt - 3)
     if nt >= 1:
@@ -88,46 +90,64 @@ def heuristic_play_nb(hand, j, n, led, winner, trump, need, unseen):
 
 @njit(cache=True, inline="always")
 def heuristic_play_inline_nb(hand, j, n, led, winner, trump, need, unseen):
-    """:func:`heuristic_play_nb`, inlined into its caller (the heuristic-only deal loop;
-    every other caller calls the compiled function)."""
+    """:func:`heuristic_play_nb`, inlined into its caller (the heuristic-only deal loops
+    call :func:`heuristic_lead_nb` and :func:`heuristic_follow_nb` themselves; every other
+    caller calls the compiled function)."""
     tmask = suit_mask_nb(trump) if trump >= 0 else np.int64(0)
+    if j == 0:
+        return heuristic_lead_nb(hand, trump, tmask, need, unseen)
+    return heuristic_follow_nb(hand, j == n - 1, led, winner, trump, tmask, need)
+
+
+# each suit's ranks below its top rank (the masks a shift by 1, 2, 4, 8 may move down
+# without crossing into the suit below): :func:`heuristic_lead_nb` smears the unseen cards
+# down their suits with them
+_BELOW1 = np.int64(0x1FFE1FFE1FFE1FFE)
+_BELOW2 = np.int64(0x1FFC1FFC1FFC1FFC)
+_BELOW4 = np.int64(0x1FF01FF01FF01FF0)
+_BELOW8 = np.int64(0x1F001F001F001F00)
+
+
+@njit(cache=True, inline="always")
+def heuristic_lead_nb(hand, trump, tmask, need, unseen):
+    """The heuristic's lead (``tmask``: the trump suit's mask, 0 in a no-trump deal)."""
     trumps = hand & tmask
     side = hand & ~tmask
-    if j == 0:
-        if need > 0:
-            if trumps:
-                c = highest_nb(trumps)
-                if (above_nb(c) & unseen) == 0:
-                    return c
-            best = -1
-            best_rank = -1
+    if need > 0:
+        if trumps:
+            c = highest_nb(trumps)
+            if (above_nb(c) & unseen) == 0:
+                return c
+        if side:
+            # my top cards are those above every unseen card of their suit: smear each
+            # unseen card down its suit (at most 12 ranks) and keep what it does not cover
+            u = unseen
+            u |= (u & _BELOW1) >> 1
+            u |= (u & _BELOW2) >> 2
+            u |= (u & _BELOW4) >> 4
+            u |= (u & _BELOW8) >> 8
+            top = side & ~u
+            if top:
+                return high_card_nb(top)
+            best_len = 0
+            best_s = -1
             for s in range(4):
                 if s == trump:
                     continue
-                x = side & suit_mask_nb(s)
-                if x:
-                    c = highest_nb(x)
-                    if (above_nb(c) & unseen) == 0 and (c & 15) > best_rank:
-                        best_rank = c & 15
-                        best = c
-            if best >= 0:
-                return best
-            if side:
-                best_len = 0
-                best_s = -1
-                for s in range(4):
-                    if s == trump:
-                        continue
-                    ln = popcount_nb(side & suit_mask_nb(s))
-                    if ln > best_len:
-                        best_len = ln
-                        best_s = s
-                return lowest_nb(side & suit_mask_nb(best_s))
-            return low_card_nb(hand)
-        if side:
-            return low_card_nb(side)
+                ln = popcount_nb(side & suit_mask_nb(s))
+                if ln > best_len:
+                    best_len = ln
+                    best_s = s
+            return lowest_nb(side & suit_mask_nb(best_s))
         return low_card_nb(hand)
-    last = j == n - 1
+    if side:
+        return low_card_nb(side)
+    return low_card_nb(hand)
+
+
+@njit(cache=True, inline="always")
+def heuristic_follow_nb(hand, last, led, winner, trump, tmask, need):
+    """The heuristic's card when not leading (``last``: the last to play to the trick)."""
     follow = hand & suit_mask_nb(led)
     winner_suit = winner >> 4
     if follow:
@@ -144,6 +164,8 @@ def heuristic_play_inline_nb(hand, j, n, led, winner, trump, need, unseen):
             return highest_nb(u)
         return highest_nb(follow) if last else lowest_nb(follow)
     # void in the led suit
+    trumps = hand & tmask
+    side = hand & ~tmask
     if winner_suit == trump:
         w = trumps & above_nb(winner)
     else:

@@ -94,3 +94,27 @@ def test_many_random_deals_agree():
             exp = ref.play_deal(seed, start + i, n, h, rules.first_dealer, names,
                                 notrump=rules.notrump[0], **_ref_kwargs(rules))
             assert got == exp, (n, h, variants, names, seed, start + i)
+
+
+def test_heuristic_fast_path_agrees():
+    """A run with the heuristic in every seat and nothing recorded takes its own deal loop
+    (fastsim.boerenbridge_nb.heuristic_bid_play_nb: no policy dispatch, its own trick loop);
+    recording the play takes the engine's (held card by card to the reference above). Both
+    give the same deals, and games, on a broad sweep of set-ups."""
+    import numpy as np
+    setups = [dict(hand_size=h, variants=v) for h in (1, 3, 8, 13) for v in VARIANTS]
+    setups += [dict(schedule=s) for s in ("standard", (5,), (2, 9, 4))]
+    setups += [dict(variants=["two_player"]), dict(schedule="short", variants=["scoring=dutch"])]
+    for i, setup in enumerate(setups):
+        n = 2 if "two_player" in setup.get("variants", ()) else \
+            5 if setup.get("schedule") == "short" else 3 + i % 5
+        if setup.get("hand_size", 0) * n >= 52:
+            setup["hand_size"] = 51 // n
+        rules = bb.build_rules(players=n, first_dealer=i % n, **setup)
+        count = 400 if len(rules.schedule) == 1 else 20
+        fast = bb.simulate(rules, count, seed=500 + i, game_start=i)
+        slow = bb.simulate(rules, count, seed=500 + i, game_start=i, record=True)
+        for k in slow.deals:
+            assert np.array_equal(fast.deals[k], slow.deals[k]), (setup, k)
+        for k in slow.games:
+            assert np.array_equal(fast.games[k], slow.games[k]), (setup, k)

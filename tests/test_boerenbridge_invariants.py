@@ -4,6 +4,7 @@ import pytest
 
 from analyzer.records import deal_records
 from fastsim import boerenbridge as bb
+from fastsim.boerenbridge_schema import GAME_COLUMNS
 from fastsim.cards import parse_card, SUITS
 from fastsim.trick import resolve_tricks
 
@@ -64,6 +65,29 @@ def test_invariants_with_strong_seats(players, variants):
     rules = bb.build_rules(players=players, variants=variants, first_dealer=players - 1)
     seats = [f"{s}=strong" for s in range(0, players, 2)] + ["1=pimc"]
     check_invariants(rules, bb.parse_seat_policies(players, "heuristic", seats), 2)
+
+
+ONE_DEAL = [(4, 8, []), (3, 1, ["blind_one_card", "scoring=dutch"]), (5, 6, ["scoring=hard"]),
+            (6, 1, ["bauer_bonus"])]
+
+
+@pytest.mark.parametrize("players,h,variants", ONE_DEAL,
+                         ids=[f"{p}p-h{h}-{'+'.join(v) or 'plain'}" for p, h, v in ONE_DEAL])
+def test_one_deal_games(players, h, variants):
+    """Games of one deal (independent deals; the kernel writes no game rows, the Result
+    derives them, fastsim.boerenbridge.OneDealGames) keep every invariant, whole-game
+    totals and winners included, with the dtypes of longer games'."""
+    rules = bb.build_rules(players=players, hand_size=h, variants=variants, first_dealer=1)
+    pols = bb.parse_seat_policies(players, "heuristic", ["0=random"])
+    check_invariants(rules, pols, 300)
+    res = bb.simulate(rules, 300, seed=11)
+    assert list(res.games) == list(GAME_COLUMNS)
+    whole = bb.simulate(bb.build_rules(players=players, schedule=(h, h)), 2, seed=1)
+    for k in whole.games:
+        assert res.games[k].dtype == whole.games[k].dtype
+        assert res.games[k].shape == (300, players)
+        assert res.games[k] is res.games[k]       # derived once, then kept
+    assert bb.simulate(rules, 0, seed=1).games["winners"].shape == (0, players)
 
 
 def check_invariants(rules, pols, games):
