@@ -77,6 +77,15 @@ def heuristic_bid_inline_nb(hand, trump, n, h, pos, bid_sum, forbidden, blind):
         e = 100 // n
     else:
         e = hand_value_inline_nb(hand, trump)
+    return bid_of_value_nb(e, n, h, pos, bid_sum, forbidden)
+
+
+@njit(cache=True, inline="always")
+def bid_of_value_nb(e, n, h, pos, bid_sum, forbidden):
+    """The heuristic's bid rule from the hand value ``e`` (hundredths of a trick): the
+    leader's bonus, the shift for the earlier bids, rounding, the limits and the forbidden
+    bid (docs/boerenbridge.md). Written once: the heuristic and strong's bidder model
+    (fastsim.boerenbridge_strong_nb.model_bid_nb) call it."""
     if pos == 0:
         e += LEADER_BONUS
     lhs = 100 * bid_sum * n

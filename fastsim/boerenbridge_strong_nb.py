@@ -22,8 +22,9 @@ from ._jit import njit
 
 from .bidmodel_nb import bid_loglik_nb
 from .boerenbridge_nb import (add_bid_scores_nb, add_card_scores_nb, best_bid_nb,
-                              forbidden_bid_nb, world_capacity_nb, sample_world_nb)
-from .boerenbridge_schema import EARLIER_BIDS_SHIFT, LEADER_BONUS, MAX_SEATS
+                              bid_of_value_nb, forbidden_bid_nb, world_capacity_nb,
+                              sample_world_nb)
+from .boerenbridge_schema import MAX_SEATS
 from .pimc_nb import best_index_nb, distinct_cards_nb, draw_world_nb, resample_nb
 from .play_nb import FULL52, hand_value_nb
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb
@@ -34,33 +35,12 @@ def model_bid_nb(hand, trump, n, h, pos, bid_sum, forbidden, blind, shift):
     """The bid strong expects of another player: the heuristic's bid
     (fastsim.boerenbridge_nb.heuristic_bid_nb, docs/boerenbridge.md) with ``shift``
     hundredths of a trick added to the hand value (``shift = 0``: the heuristic's bid
-    exactly, tested). The rule is restated here, not shared, so that the heuristic's own
-    inlined bidding stays as it is."""
+    exactly, tested). The bid rule is the heuristic's own, :func:`fastsim.boerenbridge_nb.bid_of_value_nb`."""
     if blind:
         e = 100 // n
     else:
         e = hand_value_nb(hand, trump)
-    e += shift
-    if pos == 0:
-        e += LEADER_BONUS
-    lhs = 100 * bid_sum * n
-    if lhs > 100 * h * pos + 50 * n:
-        e -= EARLIER_BIDS_SHIFT
-    elif lhs < 100 * h * pos - 50 * n:
-        e += EARLIER_BIDS_SHIFT
-    bid = (e + 50) // 100
-    if bid < 0:
-        bid = 0
-    if bid > h:
-        bid = h
-    if bid == forbidden:
-        if e >= 100 * bid and bid + 1 <= h:
-            bid += 1
-        elif bid - 1 >= 0:
-            bid -= 1
-        else:
-            bid += 1
-    return bid
+    return bid_of_value_nb(e + shift, n, h, pos, bid_sum, forbidden)
 
 
 @njit(cache=True)
