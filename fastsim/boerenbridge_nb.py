@@ -148,6 +148,12 @@ def random_bid_nb(dkey, pos, h, forbidden):
 # ----------------------------------------------------------------------------- play
 
 @njit(cache=True, inline="always")
+def random_play_nb(dkey, t, p, legal):
+    """The random policy's card for position ``p`` at trick ``t``."""
+    return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
+
+
+@njit(cache=True, inline="always")
 def follow_nb(hand, j, led):
     """The legal cards of ``hand`` as the ``j``-th card of a trick of suit ``led``."""
     if j == 0:
@@ -217,6 +223,10 @@ def engine_card_hook_nb(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, p
     if pol[p] == POLICY_HEURISTIC:
         c = heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
                               FULL52 & ~(hand | played))
+    elif pol[p] == POLICY_RANDOM:
+        # the same card as policy_card_nb's, without a call that takes five arrays (each
+        # costs an atomic reference count up and down: most of a random deal's time)
+        c = random_play_nb(dkey, t, p, follow_nb(hand, j, led))
     else:
         c = policy_card_nb(pol[p], dkey, n, h, p, hand, follow_nb(hand, j, led), turned, trump,
                            played, bids, won, t, leader, tc, j, led, winner, voids, pl_by,
@@ -431,7 +441,7 @@ def policy_card_nb(pol, dkey, n, h, p, hand, legal, turned, trump, played, bids,
     (``led`` suit and ``winner`` card so far, -1 when leading; ``pl_by[q]``: the cards
     position q played): the engine's one card dispatch, also used by the play query."""
     if pol == POLICY_RANDOM:
-        return random_card_nb(dkey, CTR_PLAY + 8 * t + p, legal)
+        return random_play_nb(dkey, t, p, legal)
     if popcount_nb(legal) > 1:
         if pol == POLICY_PIMC:
             return pimc_card_nb(dkey, n, h, p, hand, legal, turned, trump, played, bids, won,
