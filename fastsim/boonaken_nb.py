@@ -286,6 +286,66 @@ def next_level_nb(standing):
 
 
 @njit(cache=True, inline="always")
+def heuristic_call_nb(wb, wz, wm, est, standing, can_join):
+    """The heuristic bidder's call at the standing level: its all-tricks / no-trick wish
+    (:func:`wanted_call_nb`), else the next point level while that level's value is at most
+    its estimate ``est``, else a pass (-1)."""
+    action = wanted_call_nb(wb, wz, wm, standing, can_join)
+    if action == NO_WISH:
+        lvl = next_level_nb(standing)
+        action = lvl if lvl >= 0 and LADDER_VALUE[lvl] <= est else -1
+    return action
+
+
+@njit(cache=True, inline="always")
+def auction_next_nb(n, passed, in_mis, standing, holder, turn):
+    """Who calls next in the auction, from position ``turn`` on: -2 when everyone has passed
+    (no game), -1 when it is over (only the standing bid's holder, or its misère players,
+    have not passed), else the position."""
+    n_active = 0
+    n_open_players = 0
+    for p in range(n):
+        if not passed[p]:
+            n_active += 1
+            if not (standing >= 0 and (p == holder or (standing == MISERE and in_mis[p]))):
+                n_open_players += 1
+    if n_active == 0:
+        return -2
+    if standing >= 0 and n_open_players == 0:
+        return -1
+    q = turn % n
+    while passed[q] or (standing >= 0 and (q == holder or (standing == MISERE and in_mis[q]))):
+        q = (q + 1) % n
+    return q
+
+
+@njit(cache=True, inline="always")
+def apply_call_nb(n, q, action, passed, in_mis, mis, standing, holder, n_mis):
+    """Position ``q``'s call ``action`` applied to the auction (-1: a pass; ``MISERE`` while
+    a misère stands that ``q`` has not bid: a join; else a new standing level); ``passed``,
+    ``in_mis`` and ``mis`` (the misère players in order) change in place. Returns
+    (standing, holder, n_mis). The engine, strong's replay and its look-ahead call it."""
+    can_join = standing == MISERE and not in_mis[q]
+    if action < 0:
+        passed[q] = True
+    elif action == MISERE and can_join:
+        mis[n_mis] = q
+        n_mis += 1
+        in_mis[q] = True
+    else:
+        standing = action
+        holder = q
+        for p in range(n):
+            in_mis[p] = False
+        n_mis = 0
+        if action == MISERE:
+            mis[0] = q
+            n_mis = 1
+            in_mis[q] = True
+    return standing, holder, n_mis
+
+
+@njit(cache=True, inline="always")
 def estimate_nb(hand, open_mask, n, preset):
     """The heuristic bidder's estimate: (4·E) // 5, E the best value of six of ``hand`` and
     the open table cards."""
@@ -636,22 +696,10 @@ def play_deal_nb(dkey, n, preset, pol, worlds, deck, hands, info, mis, won, cpts
     turn = 0
     void = False
     while True:
-        n_active = 0
-        n_open_players = 0
-        for p in range(n):
-            if not passed[p]:
-                n_active += 1
-                current = standing >= 0 and (p == holder or (standing == MISERE and in_mis[p]))
-                if not current:
-                    n_open_players += 1
-        if n_active == 0:
-            void = True
+        q = auction_next_nb(n, passed, in_mis, standing, holder, turn)
+        if q < 0:
+            void = q == -2
             break
-        if standing >= 0 and n_open_players == 0:
-            break
-        q = turn % n
-        while passed[q] or (standing >= 0 and (q == holder or (standing == MISERE and in_mis[q]))):
-            q = (q + 1) % n
         can_join = standing == MISERE and not in_mis[q]
         action = -1      # -1 pass, 0..74 a level (16 as a join when can_join)
         if pol[q] == POLICY_STRONG:
@@ -667,32 +715,16 @@ def play_deal_nb(dkey, n, preset, pol, worlds, deck, hands, info, mis, won, cpts
                     else:
                         action = standing + 1 + i
         else:
-            action = wanted_call_nb(wants[q, 0], wants[q, 1], wants[q, 2], standing, can_join)
-            if action == NO_WISH:
-                lvl = next_level_nb(standing)
-                action = lvl if lvl >= 0 and LADDER_VALUE[lvl] <= est[q] else -1
+            action = heuristic_call_nb(wants[q, 0], wants[q, 1], wants[q, 2], est[q], standing,
+                                       can_join)
         if record and k < MAX_AUCTION:
             rec_auction[k, 0] = q
             rec_auction[k, 1] = action
         if k < auc.shape[0]:
             auc[k, 0] = q
             auc[k, 1] = action
-        if action < 0:
-            passed[q] = True
-        elif action == MISERE and can_join:
-            mis[n_mis] = q
-            n_mis += 1
-            in_mis[q] = True
-        else:
-            standing = action
-            holder = q
-            for p in range(n):
-                in_mis[p] = False
-            n_mis = 0
-            if action == MISERE:
-                mis[0] = q
-                n_mis = 1
-                in_mis[q] = True
+        standing, holder, n_mis = apply_call_nb(n, q, action, passed, in_mis, mis, standing,
+                                                holder, n_mis)
         k += 1
         turn = q + 1
     info[I_NAUCTION] = k

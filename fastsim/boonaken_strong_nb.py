@@ -37,9 +37,10 @@ import numpy as np
 from ._jit import njit
 
 from .bits import lowest_nb, popcount_nb, suit_mask_nb
-from .boonaken_nb import (FULL32, NO_WISH, best_meld_nb, best_trump_nb, estimate_nb,
-                          fewest_suit_nb, heuristic_exchange_nb, next_level_nb, roem_sum_nb,
-                          rollout_nb, value_nb, wanted_call_nb, wants_nb, world_capacity_nb,
+from .boonaken_nb import (FULL32, NO_WISH, apply_call_nb, auction_next_nb, best_meld_nb,
+                          best_trump_nb, estimate_nb, fewest_suit_nb, heuristic_call_nb,
+                          heuristic_exchange_nb, next_level_nb, roem_sum_nb, rollout_nb,
+                          value_nb, wanted_call_nb, wants_nb, world_capacity_nb,
                           world_scores_nb)
 from .boonaken_schema import (AUCTION_EPS, AUCTION_TAU, BOONAAK, CONTRACT_BOONAAK,  # noqa: F401
                               CONTRACT_MISERE, CONTRACT_POINTS, CONTRACT_ZWABBER, KEY_BK_AUCTION,
@@ -126,25 +127,21 @@ def auction_loglik_nb(n, preset, me, ahands, open_mask, auc, nauc, tau, eps):
             est[q] = estimate_nb(ahands[q], open_mask, n, preset)
             wants[q, 0], wants[q, 1], wants[q, 2] = wants_nb(ahands[q])
     in_mis = np.zeros(5, dtype=np.bool_)
+    passed = np.zeros(5, dtype=np.bool_)
+    mis = np.empty(5, dtype=np.int64)
     standing = -1
+    holder = -1
+    n_mis = 0
     ll = 0.0
     for k in range(nauc):
         q = auc[k, 0]
         a = auc[k, 1]
-        can_join = standing == MISERE and not in_mis[q]
         if q != me:
+            can_join = standing == MISERE and not in_mis[q]
             ll += np.log(action_prob_nb(wants[q, 0], wants[q, 1], wants[q, 2], est[q], standing,
                                         can_join, a, tau, eps))
-        if a < 0:
-            continue
-        if a == MISERE and can_join:
-            in_mis[q] = True
-        else:
-            standing = a
-            for p in range(n):
-                in_mis[p] = False
-            if a == MISERE:
-                in_mis[q] = True
+        standing, holder, n_mis = apply_call_nb(n, q, a, passed, in_mis, mis, standing, holder,
+                                                n_mis)
     return ll
 
 
@@ -415,24 +412,8 @@ def replay_auction_nb(n, auc, nauc, passed, in_mis, mis):
     turn = 0
     for k in range(nauc):
         q = auc[k, 0]
-        a = auc[k, 1]
-        can_join = standing == MISERE and not in_mis[q]
-        if a < 0:
-            passed[q] = True
-        elif a == MISERE and can_join:
-            mis[n_mis] = q
-            n_mis += 1
-            in_mis[q] = True
-        else:
-            standing = a
-            holder = q
-            for p in range(n):
-                in_mis[p] = False
-            n_mis = 0
-            if a == MISERE:
-                mis[0] = q
-                n_mis = 1
-                in_mis[q] = True
+        standing, holder, n_mis = apply_call_nb(n, q, auc[k, 1], passed, in_mis, mis,
+                                                standing, holder, n_mis)
         turn = q + 1
     return standing, holder, n_mis, turn
 
@@ -449,20 +430,9 @@ def finish_auction_nb(n, me, first, limit, est, wants, passed, in_mis, mis, stan
     Returns (void, holder, standing, n_mis)."""
     first_turn = True
     while True:
-        n_active = 0
-        n_open_players = 0
-        for p in range(n):
-            if not passed[p]:
-                n_active += 1
-                if not (standing >= 0 and (p == holder or (standing == MISERE and in_mis[p]))):
-                    n_open_players += 1
-        if n_active == 0:
-            return True, holder, standing, n_mis
-        if standing >= 0 and n_open_players == 0:
-            return False, holder, standing, n_mis
-        q = turn % n
-        while passed[q] or (standing >= 0 and (q == holder or (standing == MISERE and in_mis[q]))):
-            q = (q + 1) % n
+        q = auction_next_nb(n, passed, in_mis, standing, holder, turn)
+        if q < 0:
+            return q == -2, holder, standing, n_mis
         can_join = standing == MISERE and not in_mis[q]
         if q == me and first_turn:
             action = first
@@ -471,26 +441,10 @@ def finish_auction_nb(n, me, first, limit, est, wants, passed, in_mis, mis, stan
             lvl = next_level_nb(standing)
             action = lvl if lvl >= 0 and LADDER_VALUE[lvl] <= limit else -1
         else:
-            action = wanted_call_nb(wants[q, 0], wants[q, 1], wants[q, 2], standing, can_join)
-            if action == NO_WISH:
-                lvl = next_level_nb(standing)
-                action = lvl if lvl >= 0 and LADDER_VALUE[lvl] <= est[q] else -1
-        if action < 0:
-            passed[q] = True
-        elif action == MISERE and can_join:
-            mis[n_mis] = q
-            n_mis += 1
-            in_mis[q] = True
-        else:
-            standing = action
-            holder = q
-            for p in range(n):
-                in_mis[p] = False
-            n_mis = 0
-            if action == MISERE:
-                mis[0] = q
-                n_mis = 1
-                in_mis[q] = True
+            action = heuristic_call_nb(wants[q, 0], wants[q, 1], wants[q, 2], est[q], standing,
+                                       can_join)
+        standing, holder, n_mis = apply_call_nb(n, q, action, passed, in_mis, mis, standing,
+                                                holder, n_mis)
         turn = q + 1
 
 
