@@ -662,22 +662,27 @@ class BoonakenInfoState(BoonakenTable, TrickInfoState):
         logw)``; ``worlds[i, q]``: position q's hand now (``worlds[i, n]``: the stock),
         ``auction_hands[i, q]``: the hand q bid with, ``logw[i]``: the auction's log
         likelihood (the bidder model of :mod:`fastsim.boonaken_strong_nb`; for tests)."""
-        from fastsim import boonaken_strong_nb as sn
-        a = self.kernel_args()
-        auc = np.array(list(self.auction) or [(0, -1)], dtype=np.int64).reshape(-1, 2)
         cand = np.zeros((count, 6), dtype=np.int64)
         ah = np.zeros((count, 5), dtype=np.int64)
         logw = np.zeros(count, dtype=np.float64)
-        pq.strong_worlds_nb(check_seed(seed), np.int64(deal), self.n, self.preset,
-                            self.position, a["hand"], self.sizes(), self.t, a["played"],
-                            np.int64(self.stock_pos), np.int64(self.sim_known),
-                            np.int64(self.sim_pinned & ~self.played), self.decl,
-                            a["voids"].copy(), np.int64(self.open), np.int64(self.rest_at),
-                            auc, np.int64(len(self.auction)), a["played_at"],
-                            a["played_pos"], sn.AUCTION_TAU if tau is None else float(tau),
-                            sn.AUCTION_EPS if eps is None else float(eps), np.int64(count),
-                            cand, ah, logw)
+        pq.strong_worlds_nb(*self._strong_args(seed, deal, tau, eps), np.int64(count), cand, ah,
+                            logw)
         return cand, ah, logw
+
+    def _strong_args(self, seed, deal, tau, eps):
+        """The arguments :meth:`strong_worlds` and :meth:`strong_kept` pass first: this
+        decision as the simulator's deal ``deal`` of run ``seed`` sees it, and the bidder
+        model (default strong's)."""
+        from fastsim import boonaken_strong_nb as sn
+        a = self.kernel_args()
+        auc = np.array(list(self.auction) or [(0, -1)], dtype=np.int64).reshape(-1, 2)
+        return (check_seed(seed), np.int64(deal), self.n, self.preset, self.position,
+                a["hand"], self.sizes(), self.t, a["played"], np.int64(self.stock_pos),
+                np.int64(self.sim_known), np.int64(self.sim_pinned & ~self.played), self.decl,
+                a["voids"].copy(), np.int64(self.open), np.int64(self.rest_at), auc,
+                np.int64(len(self.auction)), a["played_at"], a["played_pos"],
+                sn.AUCTION_TAU if tau is None else float(tau),
+                sn.AUCTION_EPS if eps is None else float(eps))
 
 
     def strong_kept(self, worlds, seed=0, deal=0, tau=None, eps=None):
@@ -688,22 +693,13 @@ class BoonakenInfoState(BoonakenTable, TrickInfoState):
         into the candidates (see :meth:`strong_worlds`) and the Kish effective sample size
         (0.0: no candidate fits, they are kept evenly). For tests and tools."""
         from fastsim import boonaken_strong_nb as sn
-        a = self.kernel_args()
         m = sn.CANDIDATES * worlds
-        auc = np.array(list(self.auction) or [(0, -1)], dtype=np.int64).reshape(-1, 2)
         idx = np.zeros(worlds, dtype=np.int64)
         cand = np.zeros((m, 6), dtype=np.int64)
         ah = np.zeros((m, 5), dtype=np.int64)
         logw = np.zeros(m, dtype=np.float64)
-        ess = pq.strong_kept_nb(check_seed(seed), np.int64(deal), self.n, self.preset,
-                                self.position, a["hand"], self.sizes(), self.t, a["played"],
-                                np.int64(self.stock_pos), np.int64(self.sim_known),
-                                np.int64(self.sim_pinned & ~self.played), self.decl,
-                                a["voids"].copy(), np.int64(self.open), np.int64(self.rest_at),
-                                auc, np.int64(len(self.auction)), a["played_at"],
-                                a["played_pos"], sn.AUCTION_TAU if tau is None else float(tau),
-                                sn.AUCTION_EPS if eps is None else float(eps),
-                                np.int64(worlds), idx, cand, ah, logw)
+        ess = pq.strong_kept_nb(*self._strong_args(seed, deal, tau, eps), np.int64(worlds), idx,
+                                cand, ah, logw)
         return idx, cand, ah, logw, float(ess)
 
 

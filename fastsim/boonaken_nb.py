@@ -286,6 +286,21 @@ def next_level_nb(standing):
 
 
 @njit(cache=True, inline="always")
+def declarer_roem_nb(n, preset, decl, mine, hands, keep, trump):
+    """The roem a points contract's declarer counts: in the seed preset the best meld of
+    ``mine`` when no other position's ``hands[p]`` holds a better one (else none); in the
+    other presets the roem of the kept cards ``keep``."""
+    lm = 1 if preset == PRESET_LEIMUIDEN else 0
+    if preset == PRESET_SEED:
+        best = best_meld_nb(mine, trump, lm)
+        for p in range(n):
+            if p != decl and best_meld_nb(hands[p], trump, lm) > best:
+                return 0
+        return best
+    return roem_sum_nb(keep, trump, lm)
+
+
+@njit(cache=True, inline="always")
 def heuristic_call_nb(wb, wz, wm, est, standing, can_join):
     """The heuristic bidder's call at the standing level: its all-tricks / no-trick wish
     (:func:`wanted_call_nb`), else the next point level while that level's value is at most
@@ -1069,15 +1084,7 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
     # ---- results
     roem = 0
     if contract == CONTRACT_POINTS:
-        if preset == PRESET_SEED:
-            mine = best_meld_nb(first_hands[decl], trump, lm)
-            stands = True
-            for p in range(n):
-                if p != decl and best_meld_nb(first_hands[p], trump, lm) > mine:
-                    stands = False
-            roem = mine if stands else 0
-        else:
-            roem = roem_sum_nb(keep, trump, lm)
+        roem = declarer_roem_nb(n, preset, decl, first_hands[decl], first_hands, keep, trump)
         result[decl] = 1 if cpts[decl] + roem >= LADDER_VALUE[standing] else 0
     elif contract == CONTRACT_MISERE:
         for i in range(n_mis):

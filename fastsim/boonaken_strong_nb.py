@@ -37,11 +37,10 @@ import numpy as np
 from ._jit import njit
 
 from .bits import lowest_nb, popcount_nb, suit_mask_nb
-from .boonaken_nb import (FULL32, NO_WISH, apply_call_nb, auction_next_nb, best_meld_nb,
-                          best_trump_nb, estimate_nb, fewest_suit_nb, heuristic_call_nb,
-                          heuristic_exchange_nb, next_level_nb, roem_sum_nb, rollout_nb,
-                          value_nb, wanted_call_nb, wants_nb, world_capacity_nb,
-                          world_scores_nb)
+from .boonaken_nb import (FULL32, NO_WISH, apply_call_nb, auction_next_nb, best_trump_nb,
+                          declarer_roem_nb, estimate_nb, fewest_suit_nb, heuristic_call_nb,
+                          heuristic_exchange_nb, next_level_nb, rollout_nb, value_nb,
+                          wanted_call_nb, wants_nb, world_capacity_nb, world_scores_nb)
 from .boonaken_schema import (AUCTION_EPS, AUCTION_TAU, BOONAAK, CONTRACT_BOONAAK,  # noqa: F401
                               CONTRACT_MISERE, CONTRACT_POINTS, CONTRACT_ZWABBER, KEY_BK_AUCTION,
                               KEY_BK_EXCHANGE, LADDER_VALUE, LAYOUT_BLIND, LAYOUT_OPEN, MISERE,
@@ -470,18 +469,9 @@ def play_out_nb(n, preset, deck, dealt, open_mask, blind, rest_at, decl, standin
     if contract == CONTRACT_MISERE:
         for i in range(n_mis):
             in_mis[mis[i]] = True
-    lm = 1 if preset == PRESET_LEIMUIDEN else 0
     roem = 0
     if contract == CONTRACT_POINTS:
-        if preset == PRESET_SEED:
-            mine = best_meld_nb(keep, trump, lm)
-            stands = True
-            for p in range(n):
-                if p != decl and best_meld_nb(h2[p], trump, lm) > mine:
-                    stands = False
-            roem = mine if stands else 0
-        else:
-            roem = roem_sum_nb(keep, trump, lm)
+        roem = declarer_roem_nb(n, preset, decl, keep, h2, keep, trump)
     leader = decl if contract != CONTRACT_MISERE else mis[0]
     rollout_nb(n, preset, h2, deck, rest_at, trump, 0, leader, tc, 0, np.int64(0), contract,
                in_mis, won, cpts)

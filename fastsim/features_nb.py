@@ -6,9 +6,8 @@ import numpy as np
 from ._jit import njit
 
 from .bits import popcount_nb
-from .play_nb import (ACE, KING, LONG_TRUMP_BONUS, QUEEN, SIDE_ACE, SIDE_KING_LONG,
-                      SIDE_KING_SHORT, SIDE_QUEEN_LONG, SIDE_QUEEN_SHORT, TRUMP_VALUE_HI,
-                      TRUMP_VALUE_LO, VOID_BONUS)
+from .play_nb import (ACE, KING, QUEEN, side_suit_value_nb, trump_bonus_nb,
+                      trump_suit_value_nb)
 
 RANK_MASK = 0x1FFF
 # rows of hand_features_nb's int8 output, in this order
@@ -19,8 +18,7 @@ SMALL_FEATURES = ("trump_count", "high_trumps", "aces", "kings", "voids", "longe
 def _features_into(h, t, small, strength, i):
     """The features of hand ``h`` under trump ``t`` (−1 = none) into column ``i``; the
     strength is :func:`fastsim.play_nb.hand_value_nb`'s value computed in the same pass
-    over the suits (the side-suit honours without branches: random hands make every
-    branch on them a coin flip; ``tests/test_stream_table.py`` checks it against
+    over the suits, from the same parts (``tests/test_stream_table.py`` checks it against
     ``hand_value_nb`` on every suit layout)."""
     longest = voids = aces = kings = 0
     tc = 0
@@ -36,18 +34,11 @@ def _features_into(h, t, small, strength, i):
         if s == t:
             tc = length
             ht = popcount_nb(ranks >> 9)
-            e += TRUMP_VALUE_LO[ranks & 0x7F] + TRUMP_VALUE_HI[ranks >> 7]
+            e += trump_suit_value_nb(ranks)
         else:
             voids += length == 0
-            e += SIDE_ACE * ((ranks >> ACE) & 1)
-            e += ((ranks >> KING) & 1) * (SIDE_KING_SHORT + (SIDE_KING_LONG - SIDE_KING_SHORT)
-                                          * (length >= 2))
-            e += ((ranks >> QUEEN) & 1) * (SIDE_QUEEN_SHORT + (SIDE_QUEEN_LONG - SIDE_QUEEN_SHORT)
-                                           * (length >= 3))
-    if tc > 3:
-        e += LONG_TRUMP_BONUS * (tc - 3)
-    if tc >= 1:
-        e += VOID_BONUS * min(voids, tc)
+            e += side_suit_value_nb(ranks, length)
+    e += trump_bonus_nb(tc, voids)
     small[0, i] = tc
     small[1, i] = ht
     small[2, i] = aces
@@ -209,12 +200,7 @@ def bonken_features_nb(hands):
                 jacks += (ranks >> 9) & 1
                 for k in range(13):
                     sp += ((ranks >> k) & 1) * abs(k - 6)
-                e += SIDE_ACE * ((ranks >> ACE) & 1)
-                e += ((ranks >> KING) & 1) * (SIDE_KING_SHORT + (SIDE_KING_LONG - SIDE_KING_SHORT)
-                                              * (length >= 2))
-                e += ((ranks >> QUEEN) & 1) * (SIDE_QUEEN_SHORT
-                                               + (SIDE_QUEEN_LONG - SIDE_QUEEN_SHORT)
-                                               * (length >= 3))
+                e += side_suit_value_nb(ranks, length)
             small[0, i] = popcount_nb((h >> 16) & RANK_MASK)
             small[1, i] = aces
             small[2, i] = kings

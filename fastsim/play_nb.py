@@ -56,10 +56,32 @@ def hand_value_inline_nb(hand, trump):
         length = popcount_nb(ranks)
         if s == trump:
             nt = length
-            e += TRUMP_VALUE_LO[ranks & 0x7F] + TRUMP_VALUE_HI[ranks >> 7]
+            e += trump_suit_value_nb(ranks)
         else:
             voids += length == 0
-            e += SIDE_VALUE[((ranks >> (QUEEN - 2)) & 0x1C) | min(length, 3)]
+            e += side_suit_value_nb(ranks, length)
+    return e + trump_bonus_nb(nt, voids)
+
+
+# the hand value's parts, written once (the heuristic's bid and the tables' strength column,
+# fastsim.features_nb, call them)
+@njit(cache=True, inline="always")
+def side_suit_value_nb(ranks, length):
+    """A non-trump suit's part of the hand value (its ace, king and queen; ``ranks``: the
+    suit's 13-bit rank set, ``length`` its card count): one look-up in :data:`SIDE_VALUE`."""
+    return SIDE_VALUE[((ranks >> (QUEEN - 2)) & 0x1C) | min(length, 3)]
+
+
+@njit(cache=True, inline="always")
+def trump_suit_value_nb(ranks):
+    """The trump suit's part of the hand value: two look-ups."""
+    return TRUMP_VALUE_LO[ranks & 0x7F] + TRUMP_VALUE_HI[ranks >> 7]
+
+
+@njit(cache=True, inline="always")
+def trump_bonus_nb(nt, voids):
+    """The hand value's bonus for ``nt`` trumps with ``voids`` void side suits."""
+    e = 0
     if nt > 3:
         e += LONG_TRUMP_BONUS * (nt - 3)
     if nt >= 1:
