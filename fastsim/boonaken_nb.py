@@ -816,12 +816,7 @@ def world_capacity_nb(n, preset, me, hands, stock_pos, pinned, decl, unseen):
 def lay_stock_nb(wkey, salt, stock, deck2, stock_pos):
     """A world's sampled ``stock`` into ``deck2[stock_pos:]``, in an order shuffled by key
     ``wkey`` from counter ``salt``."""
-    k = stock_pos
-    y = stock
-    while y:
-        deck2[k] = lowest_nb(y)
-        y &= y - 1
-        k += 1
+    list_cards_nb(stock, deck2[stock_pos:])
     shuffle_nb(wkey, salt, deck2, stock_pos, 31, 32)
 
 

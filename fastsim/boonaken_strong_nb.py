@@ -316,23 +316,13 @@ def table_world_nb(wkey, n, preset, me, hand, open_mask, blind, blind_known, poo
     seed preset's stock in its drawing order). Writes ``deck`` and ``hands[:n]`` (as
     dealt); returns the blind."""
     seen = hand | open_mask | (blind if blind_known else np.int64(0))
-    u = 0
-    x = FULL32 & ~seen
-    while x:
-        pool[u] = lowest_nb(x)
-        x &= x - 1
-        u += 1
+    u = list_cards_nb(FULL32 & ~seen, pool)
     shuffle_nb(wkey, 0, pool, 0, u - 1, u)
     open_at, n_open, blind_at, n_blind, rest_at = layout_nb(n, preset)
     q = 0
     for p in range(n):
         if p == me:
-            x = hand
-            k = 6 * p
-            while x:
-                deck[k] = lowest_nb(x)
-                x &= x - 1
-                k += 1
+            list_cards_nb(hand, deck[6 * p:])
             hands[p] = hand
         else:
             m = np.int64(0)
@@ -341,20 +331,10 @@ def table_world_nb(wkey, n, preset, me, hand, open_mask, blind, blind_known, poo
                 m |= np.int64(1) << pool[q]
                 q += 1
             hands[p] = m
-    x = open_mask
-    k = open_at
-    while x:
-        deck[k] = lowest_nb(x)
-        x &= x - 1
-        k += 1
+    list_cards_nb(open_mask, deck[open_at:])
     b = np.int64(0)
     if blind_known:
-        x = blind
-        k = blind_at
-        while x:
-            deck[k] = lowest_nb(x)
-            x &= x - 1
-            k += 1
+        list_cards_nb(blind, deck[blind_at:])
         b = blind
     else:
         for k in range(blind_at, blind_at + n_blind):
@@ -653,12 +633,7 @@ def _top_keeps_nb(holding, mode, t, n, preset, skip, count, keeps, trumps, k, lo
     decreasing score (ties: the earlier subset of the enumeration); each with trump ``t``
     (``lone``: a lone leimuiden misère, the suit it keeps fewest of). Returns the new k."""
     cards = np.empty(16, dtype=np.int64)
-    h = 0
-    x = holding
-    while x:
-        cards[h] = lowest_nb(x)
-        x &= x - 1
-        h += 1
+    h = list_cards_nb(holding, cards)
     best = np.empty(KEEPS_PLAIN, dtype=np.int64)
     score = np.empty(KEEPS_PLAIN, dtype=np.int64)
     got = 0

@@ -32,12 +32,7 @@ def deal_hidden_nb(wkey, n, me, my_hand, unseen, cap, voids, out):
     Returns False when stuck (the caller retries with another key)."""
     cards = np.empty(64, dtype=np.int64)
     room = cap.copy()
-    m = 0
-    x = unseen
-    while x:
-        cards[m] = lowest_nb(x)
-        x &= x - 1
-        m += 1
+    m = list_cards_nb(unseen, cards)
     shuffle_nb(wkey, 0, cards, 0, m - 1, m)
     nvoid = np.zeros(4, dtype=np.int64)
     for q in range(n):
