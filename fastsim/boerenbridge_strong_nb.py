@@ -98,13 +98,25 @@ def card_worlds_nb(key, n, h, me, hand, unseen, t, leader, tn, voids, pl_by, tru
 
 
 @njit(cache=True)
+def scored_cards_nb(legal, unseen, tc, tn, out):
+    """The legal cards strong scores, into ``out`` (how many returned): of cards equivalent
+    in every continuation only the lowest (fastsim.pimc_nb.distinct_cards_nb), where a card
+    ``unseen`` *or on the table* (``tc[:tn]``) between two cards of a suit separates them:
+    with the 9 on the table the 8 and the jack are not equivalent, whatever else is gone."""
+    table = np.int64(0)
+    for j in range(tn):
+        table |= np.int64(1) << tc[j]
+    return distinct_cards_nb(legal, unseen | table, out)
+
+
+@njit(cache=True)
 def strong_card_nb(dkey, n, h, me, hand, legal, trump, played, bids, won, t, leader, tc, tn,
                    voids, pl_by, rv, is_blind, worlds, cand, lam, shift):
     """The strong policy's card for position ``me`` (``pl_by[q]``: the cards position q has
     played so far; everything else as :func:`fastsim.boerenbridge_nb.pimc_card_nb`)."""
     unseen = FULL52 & ~(hand | played)
     cards = np.empty(13, dtype=np.int64)
-    n_legal = distinct_cards_nb(legal, unseen, cards)
+    n_legal = scored_cards_nb(legal, unseen, tc, tn, cards)
     if n_legal == 1:
         return cards[0]
     ws = np.empty((worlds, MAX_SEATS), dtype=np.int64)

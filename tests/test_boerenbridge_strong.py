@@ -8,7 +8,7 @@ from fastsim import boerenbridge_nb as nb
 from fastsim import boerenbridge_strong_nb as st
 from fastsim.boerenbridge_schema import (MAX_SEATS, STRONG_BID_SHIFT, STRONG_CANDIDATES,
                                          build_rules)
-from fastsim.cards import codes_of
+from fastsim.cards import codes_of, parse_card
 from fastsim.pimc_nb import distinct_cards_nb
 from fastsim.play_nb import FULL52
 
@@ -221,6 +221,7 @@ def test_equivalent_cards_lead_to_the_same_deal():
     """Playing either card of an equivalent pair and finishing the deal with the heuristic
     gives everyone the same tricks in every world (what lets strong score only one)."""
     pairs = 0
+    table_pairs = 0
     buf = np.empty(13, dtype=np.int64)
     for (n, h, me, hand, played, bids, won, t, leader, tc, tn, voids, pl_by, trump,
          true_now) in _positions(deals=40, seed=8):
@@ -229,7 +230,7 @@ def test_equivalent_cards_lead_to_the_same_deal():
         if tn and hand & (0xFFFF << (16 * int(led))):
             legal = hand & (0xFFFF << (16 * int(led)))
         unseen = int(FULL52 & ~(hand | played))
-        m = distinct_cards_nb(np.int64(legal), np.int64(unseen), buf)
+        m = st.scored_cards_nb(np.int64(legal), np.int64(unseen), tc, tn, buf)
         kept = set(int(x) for x in buf[:m])
         for c in (x for x in range(64) if legal >> x & 1 and x not in kept):
             rep = max(k for k in kept if k < c and k >> 4 == c >> 4)
@@ -246,7 +247,25 @@ def test_equivalent_cards_lead_to_the_same_deal():
                 results.append(list(won2[:n]))
             assert results[0] == results[1]
             pairs += 1
+            table_pairs += any(rep < x < c for x in tc[:tn] if x >> 4 == c >> 4)
     assert pairs > 20
+    assert table_pairs == 0
+
+
+def test_a_card_on_the_table_separates_equivalent_cards():
+    """With the 9 of hearts on the table, my 8 and jack of hearts are not equivalent even
+    when the 10 is gone (one loses the trick, the other wins it); with the 9 gone too they
+    are."""
+    buf = np.empty(13, dtype=np.int64)
+    h8, h9, h10, hj = (parse_card(x) for x in ("8H", "9H", "TH", "JH"))
+    legal = np.int64((1 << h8) | (1 << hj))
+    tc = np.zeros(MAX_SEATS, dtype=np.int64)
+    tc[0] = h9
+    unseen = np.int64(FULL52 & ~(legal | (1 << h9) | (1 << h10)))
+    assert st.scored_cards_nb(legal, unseen, tc, 1, buf) == 2
+    assert sorted(buf[:2]) == [h8, hj]
+    tc[0] = parse_card("2S")
+    assert st.scored_cards_nb(legal, unseen, tc, 1, buf) == 1 and buf[0] == h8
 
 
 def test_strong_in_the_simulator_is_reproducible_and_differs_from_pimc():
