@@ -47,6 +47,7 @@ from .boonaken_schema import (AUCTION_EPS, AUCTION_TAU, BOONAAK, CONTRACT_BOONAA
                               PLAIN_STRENGTH, PRESET_LEIMUIDEN, PRESET_PAGAT, PRESET_SEED,
                               STRONG_AUCTION_FACTOR, STRONG_EXCHANGE_FACTOR, ZWABBER)
 from .pimc_nb import best_index_nb, distinct_cards_nb, draw_world_nb, list_cards_nb, resample_nb
+from .play_nb import hand_of_cards_nb
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, below_nb, deal_key_nb, run_key_nb, shuffle_nb
 
 CANDIDATES = 4         # candidate worlds drawn per world kept
@@ -60,15 +61,17 @@ LOW_TRUMP = np.int64(0x60)
 
 
 @njit(cache=True)
-def strong_cards_nb(legal, unseen, trump, out):
+def strong_cards_nb(legal, unseen, trump, tc, tn, out):
     """The legal cards to score, in increasing code, into ``out``: of equivalent zero-point
     low cards (see the module) only the lowest; ``unseen``: every card that may lie in
-    another hand (or the stock). Returns how many."""
+    another hand (or the stock); a card on the table (``tc[:tn]``) between two cards
+    separates them too (with the 8 on the table the 7 and the 9 are not equivalent).
+    Returns how many."""
     low = LOW_PLAIN
     if trump >= 0:
         low = (low & ~suit_mask_nb(trump)) | (LOW_TRUMP << (16 * trump))
     eq = legal & low
-    k = distinct_cards_nb(eq, unseen, out)
+    k = distinct_cards_nb(eq, unseen | hand_of_cards_nb(tc, 0, tn), out)
     rest = np.empty(15, dtype=np.int64)
     m = list_cards_nb(legal & ~eq, rest)
     for i in range(m):          # merge, keeping increasing code
@@ -237,7 +240,7 @@ def strong_card_nb(dkey, n, preset, me, hand, legal, hands, deck, stock_pos, tru
     (``played_at``) and position (``played_pos``) it was played by (-1: not played)."""
     unseen = FULL32 & ~(hand | played | known_out | pinned)
     cards = np.empty(15, dtype=np.int64)
-    n_legal = strong_cards_nb(legal, unseen | (pinned & ~hand), trump, cards)
+    n_legal = strong_cards_nb(legal, unseen | (pinned & ~hand), trump, tc, tn, cards)
     if n_legal == 1:
         return cards[0]
     cap = world_capacity_nb(n, preset, me, hands, stock_pos, pinned, decl, unseen)

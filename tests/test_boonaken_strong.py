@@ -81,7 +81,7 @@ def test_only_exactly_equivalent_cards_are_merged():
         legal = sum(1 << c for c in rng.sample(deck, rng.randint(1, 12)))
         unseen = sum(1 << c for c in deck if not legal >> c & 1 and rng.random() < 0.5)
         trump = rng.randint(-1, 3)
-        k = strong_cards_nb(np.int64(legal), np.int64(unseen), trump, out)
+        k = strong_cards_nb(np.int64(legal), np.int64(unseen), trump, NO_TABLE, 0, out)
         kept = set(int(c) for c in out[:k])
         assert kept <= {c for c in deck if legal >> c & 1} and list(out[:k]) == sorted(kept)
         for c in (c for c in deck if legal >> c & 1):
@@ -95,6 +95,26 @@ def test_only_exactly_equivalent_cards_are_merged():
             assert (c not in kept) == equivalent, (hex(legal), hex(unseen), trump, c)
             merged += equivalent
     assert merged > 100
+
+
+NO_TABLE = np.zeros(5, dtype=np.int64)
+
+
+def test_a_card_on_the_table_separates_equivalent_cards():
+    """With the 8 of a suit on the table, the 7 and the 9 of that suit are not equivalent
+    (one loses to it, the other beats it), though no unseen card lies between them; with
+    the table empty and the 8 gone they are."""
+    out = np.empty(15, dtype=np.int64)
+    trump = 2
+    for s in (0, 1, 3):
+        seven, eight, nine = 16 * s + 5, 16 * s + 6, 16 * s + 7
+        assert _points(seven, trump) == _points(nine, trump) == 0
+        legal = np.int64((1 << seven) | (1 << nine))
+        tc = np.array([eight, 0, 0, 0, 0], dtype=np.int64)
+        assert strong_cards_nb(legal, np.int64(0), trump, tc, 1, out) == 2
+        assert sorted(out[:2]) == [seven, nine]
+        assert strong_cards_nb(legal, np.int64(0), trump, NO_TABLE, 0, out) == 1
+        assert out[0] == seven
 
 
 def test_tidy_frame_names_strong_and_plain_frames_are_unchanged():
