@@ -1,6 +1,6 @@
 """The first answer on a fresh install: cold and warm start of the two first commands.
 
-    python benchmarks/bench_first_run.py [--repeats 2]
+    python benchmarks/bench_first_run.py [--repeats 2] [--installed PYTHON]
 
 Each figure is a fresh ``python cli.py …`` process (as a user runs ``troef …``). Three ways:
 
@@ -9,6 +9,10 @@ Each figure is a fresh ``python cli.py …`` process (as a user runs ``troef …
 - the kernels built ahead of time (``fastsim/aot.py``, as ``make setup`` builds them; built
   once here into a scratch folder and copied into each fresh cache folder), with numba's
   kernel cache empty: the first run after set-up, and again.
+
+With ``--installed PYTHON`` it times instead the ``troef`` of a plain ``pip install .`` into
+that interpreter's environment (which builds the modules into the package: setup.py), each
+run with fresh, empty cache folders: what a new user's first commands cost.
 
 ``XDG_CACHE_HOME`` points at a scratch folder too, so no cache of this machine is used.
 Wall seconds, and CPU seconds (user + system, ``os.wait4``): on a machine shared with other
@@ -38,11 +42,16 @@ COMMANDS = {
 }
 
 
-def run(args, cache, aot="0"):
+def run(args, cache, aot="0", python=None):
     env = dict(os.environ, NUMBA_CACHE_DIR=cache, XDG_CACHE_HOME=os.path.join(cache, "xdg"),
                TROEF_AOT=aot)
+    if python is None:
+        cmd, cwd = [sys.executable, str(ROOT / "cli.py"), *args], ROOT
+    else:       # the installed package's entry point, run from outside the source tree
+        cmd, cwd = [python, "-c", "import cli; cli.main()", *args], cache
+        env.pop("PYTHONPATH", None)
     t = time.perf_counter()
-    p = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), *args], cwd=ROOT, env=env,
+    p = subprocess.Popen(cmd, cwd=cwd, env=env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t
@@ -65,8 +74,23 @@ def build_aot(folder):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--installed", metavar="PYTHON",
+                    help="time the troef installed in this interpreter's environment")
     a = ap.parse_args()
     print(f"machine: {machine()}")
+    if a.installed:
+        for label, args in COMMANDS.items():
+            first, again = [], []
+            for _ in range(a.repeats):
+                with tempfile.TemporaryDirectory(prefix="troef-first-") as cache:
+                    first.append(run(args, cache, aot="1", python=a.installed))
+                    again.append(run(args, cache, aot="1", python=a.installed))
+            med = lambda xs, i: statistics.median(x[i] for x in xs)  # noqa: E731
+            print(f"{label}\n  installed ({a.installed}), empty caches: first "
+                  f"{med(first, 0):.2f} s wall, {med(first, 1):.2f} s CPU; again "
+                  f"{med(again, 0):.2f} s wall, {med(again, 1):.2f} s CPU (median of "
+                  f"{a.repeats}; load average {os.getloadavg()[0]:.1f})", flush=True)
+        return
     with tempfile.TemporaryDirectory(prefix="troef-aot-") as scratch:
         modules = build_aot(scratch)
         for label, args in COMMANDS.items():

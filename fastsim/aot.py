@@ -20,7 +20,8 @@ of every ``fastsim/*.py`` file (:func:`fastsim.source_fingerprint`) with the num
 Python versions -- so a module built from other code is never loaded. The folder is the
 first of ``$NUMBA_CACHE_DIR/troef``, ``$XDG_CACHE_HOME/troef`` (``~/.cache/troef``) and
 ``fastsim/__pycache__`` that holds it (building: that is writable), as for the kernel cache
-(:mod:`fastsim._cache`). ``TROEF_AOT=0`` turns the modules off (the tests run the JIT
+(:mod:`fastsim._cache`), and last the package's own ``fastsim/_aot`` (a plain ``pip install``
+builds the modules into the wheel there: ``setup.py``; never written at run time). ``TROEF_AOT=0`` turns the modules off (the tests run the JIT
 kernels, and compare the two in ``tests/test_aot.py``).
 
 Building needs a C compiler; without one the queries run the JIT kernels as before.
@@ -131,9 +132,16 @@ def enabled():
     return os.environ.get(ENV, "1").strip().lower() not in ("0", "no", "off", "false")
 
 
+# where an installed package carries the modules it was built with (``pip install .``
+# builds them into the wheel: setup.py); only looked up, never written at run time
+PACKAGED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_aot")
+
+
 def _folders():
+    """The keyed folders the modules are looked up in, in order: the cache folders
+    (:func:`fastsim._cache.parent_folders`), then the package's own :data:`PACKAGED`."""
     return [os.path.join(parent, f"aot-{aot_key()}")
-            for parent in parent_folders(os.environ.get("NUMBA_CACHE_DIR", ""))]
+            for parent in [*parent_folders(os.environ.get("NUMBA_CACHE_DIR", "")), PACKAGED]]
 
 
 def _filename(name):
@@ -215,14 +223,20 @@ def kernels(name):
     return Kernels(name)
 
 
-def build(names=None, quiet=False):
-    """Build the modules ``names`` (default all) into the first writable folder; returns
+def build(names=None, quiet=False, into=None):
+    """Build the modules ``names`` (default all) into the first writable cache folder, or
+    into ``into``'s keyed sub-folder (``aot-<key>``: the wheel's :data:`PACKAGED`); returns
     {name: path}. Raises OSError / RuntimeError (no compiler, nothing writable)."""
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")        # pycc is marked for deprecation in numba
         from numba.pycc import CC
-    folder = next((f for f in _folders() if usable_folder(f)), None)
+    if into is not None:
+        folder = os.path.join(into, f"aot-{aot_key()}")
+        if not usable_folder(folder):
+            raise OSError(f"cannot write the ahead-of-time kernels into {into}")
+    else:
+        folder = next((f for f in _folders() if usable_folder(f)), None)
     if folder is None:
         raise OSError("no writable folder for the ahead-of-time kernels")
     with open(os.path.join(folder, _MARKER), "w") as f:
@@ -246,8 +260,14 @@ def build(names=None, quiet=False):
 
 
 def main(argv=None):
+    """``python -m fastsim.aot [--into FOLDER]``: build every module (into the cache, or
+    into FOLDER/aot-<key>, as setup.py does for a wheel); 1 when they could not be built."""
+    import argparse
+    ap = argparse.ArgumentParser(prog="python -m fastsim.aot")
+    ap.add_argument("--into", help="build into FOLDER/aot-<key> instead of the kernel cache")
+    args = ap.parse_args(argv)
     try:
-        paths = build(quiet=True)
+        paths = build(quiet=True, into=args.into)
     except Exception as e:       # a missing compiler shows in many forms; not fatal
         print(f"troef: the ahead-of-time kernels were not built ({type(e).__name__}: "
               f"{str(e).splitlines()[0] if str(e) else ''}); the queries use the JIT kernels",

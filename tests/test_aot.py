@@ -342,3 +342,42 @@ def test_threads_chosen_before_numba_is_imported_apply_once_it_is():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), check=True)
     assert out.stdout.split() == ["1", "1"]
+
+
+@pytest.mark.slow
+def test_a_built_package_carries_the_modules_and_its_first_run_needs_no_numba(tmp_path):
+    """``pip install .`` runs setup.py's build step, which builds the modules into the
+    package (fastsim/_aot/aot-<key>). Run that step into a fresh build folder, then the first
+    ``troef simulate`` and ``troef bid`` from there with every cache folder empty: they load
+    the packaged modules (numba is never imported) and print what numba's kernels print."""
+    if not any(shutil.which(c) for c in ("cc", "gcc", "clang")):
+        pytest.skip("no C compiler: the ahead-of-time kernels cannot be built here")
+    lib = tmp_path / "lib"
+    env = dict(os.environ, PYTHONPATH="")
+    env.pop("TROEF_AOT_BUILD", None)
+    subprocess.run([sys.executable, "setup.py", "--quiet", "build_py", "--build-lib", str(lib)],
+                   cwd=ROOT, env=env, check=True, capture_output=True)
+    built = sorted(p.name for p in (lib / "fastsim" / "_aot").glob(f"aot-{aot.aot_key()}/*.so"))
+    assert built == sorted(aot._filename(name) for name in aot.MODULES)
+    commands = [["simulate", "boerenbridge", "--hand-size", "8", "--deals", "300", "--seed", "5",
+                 "--no-progress"],
+                ["bid", "boerenbridge", "--players", "4", "--hand", "AS KS 7H 2C QD 9D 3S 4H",
+                 "--trump-card", "9H", "--position", "3", "--bids-before", "1,2,3",
+                 "--samples", "3000"]]
+    probe = ("import sys, cli\n"
+             "try:\n    cli.main(sys.argv[1:])\nexcept SystemExit as e:\n    assert not e.code\n"
+             "print('numba imported:', any(m.split('.')[0] == 'numba' for m in sys.modules))")
+    for args in commands:
+        outs = {}
+        for where, aot_on in ((lib, "1"), (ROOT, "0")):
+            cache = tmp_path / f"cache-{aot_on}-{args[0]}"      # empty: nothing cached
+            run_env = dict(os.environ, PYTHONPATH=str(where), NUMBA_CACHE_DIR=str(cache),
+                           XDG_CACHE_HOME=str(cache), TROEF_AOT=aot_on)
+            outs[aot_on] = subprocess.run([sys.executable, "-c", probe, *args], cwd=tmp_path,
+                                          env=run_env, capture_output=True, text=True,
+                                          check=True).stdout
+        assert outs["1"].endswith("numba imported: False\n"), outs["1"][-300:]
+        assert outs["0"].endswith("numba imported: True\n")
+        same = [[ln for ln in out.rsplit("numba imported", 1)[0].splitlines()
+                 if "/s)" not in ln] for out in (outs["1"], outs["0"])]   # not the timing
+        assert same[0] == same[1] and len(same[0]) > 5
