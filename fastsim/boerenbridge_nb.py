@@ -293,7 +293,7 @@ def forbidden_of(n, p, bids, h, rv):
 
 # ----------------------------------------------------------------------------- pimc
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def rollout_nb(n, h, hands, trump, bids, won, played, t0, leader, tc, tn):
     """Finish a deal with the heuristic for everyone, from trick ``t0`` led by ``leader``
     with ``tc[:tn]`` on the table (``hands`` and ``won`` are updated)."""
@@ -322,7 +322,7 @@ def sample_world_nb(wkey, n, h, me, my_hand, unseen, t, leader, tn, voids, out):
     return deal_hidden_nb(wkey, n, me, my_hand, unseen, cap, voids, out)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def add_card_scores_nb(n, h, me, world, hand, cards, n_legal, trump, played, bids, won, t,
                        leader, tc, tn, rv, forbidden, is_blind, hands2, won2, tc2, totals):
     """Add to ``totals[k]`` my deal score in ``world`` (the hidden hands by position) when I
@@ -366,7 +366,7 @@ def pimc_card_nb(dkey, n, h, me, hand, legal, turned, trump, played, bids, won, 
     return c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def add_bid_scores_nb(n, h, me, world, turned, trump, bids, bid_sum, forbidden, rv, is_blind,
                       hands2, won2, bids2, tc2, totals):
     """Add to ``totals[b]`` my score in ``world`` (the hands by position) when I bid ``b``,
