@@ -22,6 +22,7 @@ from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, hand_value_inlin
 from .pimc_nb import deal_hidden_nb, decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
 from .trick import trick_add_nb, trick_so_far_nb, NATURAL_ORDER
 from .rng import KEY_PIMC_BID, run_key_nb, deal_key_nb, below_nb, rand_nb, shuffle_nb
+from .refs_nb import borrow_nb, keep_nb
 from .bidmodel_nb import CTR_THIN, bid_loglik_nb, uniform_nb
 from .boerenbridge_schema import (
     POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC, POLICY_STRONG, STRONG_BID_FACTOR,
@@ -341,21 +342,28 @@ def pimc_card_nb(dkey, n, h, me, hand, legal, turned, trump, played, bids, won, 
                  tn, voids, rv, forbidden, is_blind, worlds):
     """Perfect-information Monte Carlo: score every legal card by finishing ``worlds``
     sampled deals with the heuristic; play the best average (ties: lowest card code)."""
+    bids, won, tc, voids = borrow_nb(bids), borrow_nb(won), borrow_nb(tc), borrow_nb(voids)
     unseen = FULL52 & ~(hand | played)
-    cap = world_capacity_nb(n, h, me, unseen, t, leader, tn)
-    totals = np.zeros(13, dtype=np.int64)
-    cards = np.empty(13, dtype=np.int64)
+    cap_own = world_capacity_nb(n, h, me, unseen, t, leader, tn)
+    cap = borrow_nb(cap_own)
+    own = np.zeros(26 + 4 * MAX_SEATS, dtype=np.int64)   # one allocation, borrowed views
+    buf = borrow_nb(own)
+    totals = buf[0:13]
+    cards = buf[13:26]
+    world = buf[26:26 + MAX_SEATS]
+    hands2 = buf[26 + MAX_SEATS:26 + 2 * MAX_SEATS]
+    won2 = buf[26 + 2 * MAX_SEATS:26 + 3 * MAX_SEATS]
+    tc2 = buf[26 + 3 * MAX_SEATS:26 + 4 * MAX_SEATS]
     n_legal = list_cards_nb(legal, cards)
-    world = np.empty(MAX_SEATS, dtype=np.int64)
-    hands2 = np.empty(MAX_SEATS, dtype=np.int64)
-    won2 = np.empty(MAX_SEATS, dtype=np.int64)
-    tc2 = np.empty(MAX_SEATS, dtype=np.int64)
     base = decision_key_nb(dkey, t, me)
     for w in range(worlds):
         draw_world_nb(deal_key_nb(base, w), n, me, hand, unseen, cap, voids, world)
         add_card_scores_nb(n, h, me, world, hand, cards, n_legal, trump, played, bids, won, t,
                            leader, tc, tn, rv, forbidden, is_blind, hands2, won2, tc2, totals)
-    return cards[best_index_nb(totals, n_legal)]
+    c = cards[best_index_nb(totals, n_legal)]
+    keep_nb(own)
+    keep_nb(cap_own)
+    return c
 
 
 @njit(cache=True)
@@ -398,20 +406,25 @@ def pimc_bid_nb(dkey, n, h, me, hand, turned, trump, bids, bid_sum, forbidden, r
                 worlds):
     """PIMC bid: for each legal bid, finish ``worlds`` sampled deals (the later players
     bidding and everyone playing the heuristic) and take the best average score."""
+    bids = borrow_nb(bids)
     unseen = FULL52 & ~(hand | (np.int64(1) << turned))
-    world = np.empty(MAX_SEATS, dtype=np.int64)
-    hands2 = np.empty(MAX_SEATS, dtype=np.int64)
-    won2 = np.zeros(MAX_SEATS, dtype=np.int64)
-    bids2 = np.empty(MAX_SEATS, dtype=np.int64)
-    tc2 = np.empty(MAX_SEATS, dtype=np.int64)
-    novoids = np.zeros(MAX_SEATS, dtype=np.int64)
-    totals = np.zeros(h + 1, dtype=np.int64)
+    own = np.zeros(6 * MAX_SEATS + h + 1, dtype=np.int64)   # one allocation, borrowed views
+    buf = borrow_nb(own)
+    world = buf[0:MAX_SEATS]
+    hands2 = buf[MAX_SEATS:2 * MAX_SEATS]
+    won2 = buf[2 * MAX_SEATS:3 * MAX_SEATS]
+    bids2 = buf[3 * MAX_SEATS:4 * MAX_SEATS]
+    tc2 = buf[4 * MAX_SEATS:5 * MAX_SEATS]
+    novoids = buf[5 * MAX_SEATS:6 * MAX_SEATS]
+    totals = buf[6 * MAX_SEATS:]
     base = deal_key_nb(dkey, KEY_PIMC_BID + me)
     for w in range(worlds):
         sample_world_nb(deal_key_nb(base, w), n, h, me, hand, unseen, 0, 0, 0, novoids, world)
         add_bid_scores_nb(n, h, me, world, turned, trump, bids, bid_sum, forbidden, rv,
                           is_blind, hands2, won2, bids2, tc2, totals)
-    return best_bid_nb(totals, h, forbidden)
+    b = best_bid_nb(totals, h, forbidden)
+    keep_nb(own)
+    return b
 
 
 # ----------------------------------------------------------------------------- dispatch
@@ -564,6 +577,12 @@ def bid_play_nb(dkey, n, h, hands, turned, trump, pol, rv, worlds, cur, bids, wo
         if all_heuristic:
             return heuristic_bid_play_nb(n, h, hands, turned, trump, rv, cur, bids, won,
                                          scores)
+    # the arguments, borrowed (fastsim.refs_nb): the context tuple is taken apart for every
+    # card, and the arrays go down the policies' calls, without reference counts
+    hands, pol, cur, bids, won = (borrow_nb(hands), borrow_nb(pol), borrow_nb(cur),
+                                  borrow_nb(bids), borrow_nb(won))
+    scores, rec_cards = borrow_nb(scores), borrow_nb(rec_cards)
+    rec_lead, rec_win = borrow_nb(rec_lead), borrow_nb(rec_win)
     is_blind = is_blind_nb(h, rv)
     ctx = (pol, dkey, h, turned, rv, is_blind, worlds, rec_cards, rec_lead, rec_win, record)
     forbidden = bid_round_nb(engine_bid_hook_nb, ctx, n, h, hands, trump, bids, won, rv,
@@ -607,12 +626,16 @@ def games_chunk_nb(rkey, ci, n, schedule, notrump, first_dealer, seat_pol, rv, w
     (:class:`fastsim.boerenbridge.OneDealGames` derives them; ``g_*`` may have no rows)."""
     K = schedule.shape[0]
     whole = K > 1
-    deck = np.empty(52, dtype=np.int64)
-    hands = np.empty(MAX_SEATS, dtype=np.int64)
-    bids = np.empty(MAX_SEATS, dtype=np.int64)
-    won = np.empty(MAX_SEATS, dtype=np.int64)
-    scores = np.empty(MAX_SEATS, dtype=np.int64)
-    pol = np.empty(MAX_SEATS, dtype=np.int64)
+    # the per-deal scratch: one allocation, passed down as borrowed views (no reference
+    # counts per deal; fastsim.refs_nb), the owner kept to the end
+    own = np.empty(52 + 5 * MAX_SEATS, dtype=np.int64)
+    buf = borrow_nb(own)
+    deck = buf[0:52]
+    hands = buf[52:52 + MAX_SEATS]
+    bids = buf[52 + MAX_SEATS:52 + 2 * MAX_SEATS]
+    won = buf[52 + 2 * MAX_SEATS:52 + 3 * MAX_SEATS]
+    scores = buf[52 + 3 * MAX_SEATS:52 + 4 * MAX_SEATS]
+    pol = buf[52 + 4 * MAX_SEATS:52 + 5 * MAX_SEATS]
     exact = np.empty(MAX_SEATS, dtype=np.int64)
     best = np.empty(MAX_SEATS, dtype=np.int64)
     total = np.empty(MAX_SEATS, dtype=np.int64)
@@ -681,6 +704,7 @@ def games_chunk_nb(rkey, ci, n, schedule, notrump, first_dealer, seat_pol, rv, w
             g_best[g, s] = best[s]
             g_winners[g, s] = (total[s] == total[top] and exact[s] == exact[top]
                                and best[s] == best[top])
+    keep_nb(own)
 
 
 # ----------------------------------------------------------------------------- bid query

@@ -27,6 +27,7 @@ from .boerenbridge_nb import (add_bid_scores_nb, add_card_scores_nb, best_bid_nb
 from .boerenbridge_schema import MAX_SEATS
 from .pimc_nb import best_index_nb, distinct_cards_nb, draw_world_nb, resample_nb
 from .play_nb import FULL52, hand_value_nb
+from .refs_nb import borrow_nb, keep_nb
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb
 
 
@@ -82,11 +83,16 @@ def card_worlds_nb(key, n, h, me, hand, unseen, t, leader, tn, voids, pl_by, tru
     ``out[:worlds]``. Returns the Kish effective sample
     size of the candidates' weights (0.0: none fits the bids, the candidates are taken
     unweighted)."""
-    cap = world_capacity_nb(n, h, me, unseen, t, leader, tn)
+    voids, pl_by, bids, out = borrow_nb(voids), borrow_nb(pl_by), borrow_nb(bids), borrow_nb(out)
+    cap_own = world_capacity_nb(n, h, me, unseen, t, leader, tn)
+    cap = borrow_nb(cap_own)
     m = cand * worlds
-    cw = np.empty((m, MAX_SEATS), dtype=np.int64)
-    logw = np.zeros(m, dtype=np.float64)
-    dealt = np.empty(MAX_SEATS, dtype=np.int64)
+    cw_own = np.empty((m, MAX_SEATS), dtype=np.int64)
+    cw = borrow_nb(cw_own)       # a row per candidate, without reference counts
+    logw_own = np.zeros(m, dtype=np.float64)
+    logw = borrow_nb(logw_own)
+    dealt_own = np.empty(MAX_SEATS, dtype=np.int64)
+    dealt = borrow_nb(dealt_own)
     for i in range(m):
         draw_world_nb(deal_key_nb(key, i), n, me, hand, unseen, cap, voids, cw[i])
         if lam > 0.0:
@@ -94,7 +100,12 @@ def card_worlds_nb(key, n, h, me, hand, unseen, t, leader, tn, voids, pl_by, tru
                 dealt[q] = cw[i, q] | pl_by[q]
             logw[i] = bids_loglik_nb(n, h, me, n, dealt, trump, bids, rv, is_blind,
                                      lam, shift)
-    return keep_worlds_nb(key, cw, logw, m, worlds, out)
+    ess = keep_worlds_nb(key, cw, logw, m, worlds, out)
+    keep_nb(cap_own)
+    keep_nb(cw_own)
+    keep_nb(logw_own)
+    keep_nb(dealt_own)
+    return ess
 
 
 @njit(cache=True)
@@ -114,25 +125,34 @@ def strong_card_nb(dkey, n, h, me, hand, legal, trump, played, bids, won, t, lea
                    voids, pl_by, rv, is_blind, worlds, cand, lam, shift):
     """The strong policy's card for position ``me`` (``pl_by[q]``: the cards position q has
     played so far; everything else as :func:`fastsim.boerenbridge_nb.pimc_card_nb`)."""
+    bids, won, tc = borrow_nb(bids), borrow_nb(won), borrow_nb(tc)
     unseen = FULL52 & ~(hand | played)
-    cards = np.empty(13, dtype=np.int64)
+    own = np.zeros(26 + 3 * MAX_SEATS, dtype=np.int64)   # one allocation, borrowed views
+    buf = borrow_nb(own)
+    cards = buf[0:13]
+    totals = buf[13:26]
+    hands2 = buf[26:26 + MAX_SEATS]
+    won2 = buf[26 + MAX_SEATS:26 + 2 * MAX_SEATS]
+    tc2 = buf[26 + 2 * MAX_SEATS:26 + 3 * MAX_SEATS]
     n_legal = scored_cards_nb(legal, unseen, tc, tn, cards)
     if n_legal == 1:
-        return cards[0]
-    ws = np.empty((worlds, MAX_SEATS), dtype=np.int64)
+        c = cards[0]
+        keep_nb(own)
+        return c
+    ws_own = np.empty((worlds, MAX_SEATS), dtype=np.int64)
+    ws = borrow_nb(ws_own)
     card_worlds_nb(deal_key_nb(dkey, KEY_STRONG_PLAY + t * 8 + me), n, h, me, hand, unseen, t,
                    leader, tn, voids, pl_by, trump, bids, rv, is_blind, worlds, cand,
                    lam, shift, ws)
     forbidden = bids_forbidden_nb(n, h, bids, rv) if me == n - 1 else -1
-    totals = np.zeros(13, dtype=np.int64)
-    hands2 = np.empty(MAX_SEATS, dtype=np.int64)
-    won2 = np.empty(MAX_SEATS, dtype=np.int64)
-    tc2 = np.empty(MAX_SEATS, dtype=np.int64)
     for w in range(worlds):
         add_card_scores_nb(n, h, me, ws[w], hand, cards, n_legal, trump, played, bids, won, t,
                            leader, tc, tn, rv, forbidden, is_blind, hands2, won2,
                            tc2, totals)
-    return cards[best_index_nb(totals, n_legal)]
+    c = cards[best_index_nb(totals, n_legal)]
+    keep_nb(own)
+    keep_nb(ws_own)
+    return c
 
 
 @njit(cache=True, inline="always")
@@ -152,17 +172,25 @@ def bid_worlds_nb(key, n, h, me, hand, turned, trump, bids, rv, is_blind, worlds
     likelihood of the bids ``bids[:me]`` already made under the soft bidder with slope
     ``lam`` around :func:`model_bid_nb` with ``shift``, and ``worlds`` of them resampled
     into ``out[:worlds]``. Returns the Kish effective sample size (0.0: none fits, the candidates are taken unweighted)."""
+    bids, out = borrow_nb(bids), borrow_nb(out)
     unseen = FULL52 & ~(hand | (np.int64(1) << turned))
     m = cand * worlds if me > 0 else worlds
-    cw = np.empty((m, MAX_SEATS), dtype=np.int64)
-    logw = np.zeros(m, dtype=np.float64)
-    novoids = np.zeros(MAX_SEATS, dtype=np.int64)
+    cw_own = np.empty((m, MAX_SEATS), dtype=np.int64)
+    cw = borrow_nb(cw_own)       # a row per candidate, without reference counts
+    logw_own = np.zeros(m, dtype=np.float64)
+    logw = borrow_nb(logw_own)
+    novoids_own = np.zeros(MAX_SEATS, dtype=np.int64)
+    novoids = borrow_nb(novoids_own)
     for i in range(m):
         sample_world_nb(deal_key_nb(key, i), n, h, me, hand, unseen, 0, 0, 0, novoids, cw[i])
         if lam > 0.0 and me > 0:
             logw[i] = bids_loglik_nb(n, h, me, me, cw[i], trump, bids, rv, is_blind,
                                      lam, shift)
-    return keep_worlds_nb(key, cw, logw, m, worlds, out)
+    ess = keep_worlds_nb(key, cw, logw, m, worlds, out)
+    keep_nb(cw_own)
+    keep_nb(logw_own)
+    keep_nb(novoids_own)
+    return ess
 
 
 @njit(cache=True)
@@ -172,15 +200,22 @@ def strong_bid_nb(dkey, n, h, me, hand, turned, trump, bids, bid_sum, forbidden,
     worlds resampled from ``cand × worlds`` candidates by the likelihood of the bids made
     before it (``bids[:me]``); the later players bid with the heuristic and everyone plays
     the heuristic (as :func:`fastsim.boerenbridge_nb.pimc_bid_nb`)."""
-    ws = np.empty((worlds, MAX_SEATS), dtype=np.int64)
+    bids = borrow_nb(bids)
+    ws_own = np.empty((worlds, MAX_SEATS), dtype=np.int64)
+    ws = borrow_nb(ws_own)
     bid_worlds_nb(deal_key_nb(dkey, KEY_STRONG_BID + me), n, h, me, hand, turned, trump, bids,
                   rv, is_blind, worlds, cand, lam, shift, ws)
-    hands2 = np.empty(MAX_SEATS, dtype=np.int64)
-    won2 = np.zeros(MAX_SEATS, dtype=np.int64)
-    bids2 = np.empty(MAX_SEATS, dtype=np.int64)
-    tc2 = np.empty(MAX_SEATS, dtype=np.int64)
-    totals = np.zeros(h + 1, dtype=np.int64)
+    own = np.zeros(4 * MAX_SEATS + h + 1, dtype=np.int64)   # one allocation, borrowed views
+    buf = borrow_nb(own)
+    hands2 = buf[0:MAX_SEATS]
+    won2 = buf[MAX_SEATS:2 * MAX_SEATS]
+    bids2 = buf[2 * MAX_SEATS:3 * MAX_SEATS]
+    tc2 = buf[3 * MAX_SEATS:4 * MAX_SEATS]
+    totals = buf[4 * MAX_SEATS:]
     for w in range(worlds):
         add_bid_scores_nb(n, h, me, ws[w], turned, trump, bids, bid_sum, forbidden, rv,
                           is_blind, hands2, won2, bids2, tc2, totals)
-    return best_bid_nb(totals, h, forbidden)
+    b = best_bid_nb(totals, h, forbidden)
+    keep_nb(own)
+    keep_nb(ws_own)
+    return b

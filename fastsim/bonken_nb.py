@@ -20,6 +20,7 @@ from .play_nb import (FULL52, shuffle_prefix_nb, hand_value_nb, heuristic_play_n
                       random_card_nb, above_nb, branch_nb as branch_n_nb, hand_of_cards_nb,
                       show_card_nb)
 from .rng import run_key_nb, deal_key_nb, shuffle_nb
+from .refs_nb import borrow_nb, keep_nb
 from .pimc_nb import REST, decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
 from .trick import trick_add_nb, trick_key_nb, trick_so_far_nb, NATURAL_ORDER
 from .bonken_schema import (
@@ -283,12 +284,14 @@ def best_card_nb(contract, me, hand, legal, worlds, mult, n_worlds, rv, t, leade
                  tn, played, broken, taken, scores):
     """The card search of pimc and strong: every legal card in each of ``worlds[:n_worlds]``
     (hands by position), finished by the heuristic; the card with the best total of
-    ``mult[w]`` × my round score (ties: the lowest card)."""
-    cards = np.empty(13, dtype=np.int64)
-    totals = np.zeros(13, dtype=np.int64)
+    ``mult[w]`` × my round score (ties: the lowest card). The arguments and the scratch (one
+    allocation) are borrowed (fastsim.refs_nb): no reference counts per world and card."""
+    worlds, mult, tc, scores = borrow_nb(worlds), borrow_nb(mult), borrow_nb(tc), borrow_nb(scores)
+    own = np.zeros(2 * 13 + 3 * 4, dtype=np.int64)
+    buf = borrow_nb(own)
+    cards, totals = buf[0:13], buf[13:26]
+    h2, sc, tc2 = buf[26:30], buf[30:34], buf[34:38]
     n_legal = list_cards_nb(legal, cards)
-    rows = np.empty((3, 4), dtype=np.int64)
-    h2, sc, tc2 = rows[0], rows[1], rows[2]
     for w in range(n_worlds):
         for k in range(n_legal):
             c = cards[k]
@@ -296,7 +299,9 @@ def best_card_nb(contract, me, hand, legal, worlds, mult, n_worlds, rv, t, leade
             rollout_nb(contract, h2, rv, t, leader, tc2, tn + 1,
                        played | (np.int64(1) << c), broken, taken, sc)
             totals[k] += mult[w] * sc[me]
-    return cards[best_index_nb(totals, n_legal)]
+    c = cards[best_index_nb(totals, n_legal)]
+    keep_nb(own)
+    return c
 
 
 @njit(cache=True)
@@ -304,14 +309,20 @@ def pimc_card_nb(dkey, contract, me, hand, legal, rv, t, leader, tc, tn, played,
                  broken, taken, scores, voids, worlds):
     """pimc: every legal card scored over ``worlds`` sampled deals of the unseen cards
     (voids respected), each finished by the heuristic; the best average of my own score."""
+    voids = borrow_nb(voids)
     unseen = FULL52 & ~(hand | played)
-    cap = hidden_cap_nb(me, t, leader, tn)
-    drawn = np.empty((worlds, 4), dtype=np.int64)
+    cap_own = hidden_cap_nb(me, t, leader, tn)
+    cap = borrow_nb(cap_own)
+    drawn_own = np.empty((worlds, 4), dtype=np.int64)
+    drawn = borrow_nb(drawn_own)      # a row per world, without reference counts
     base = decision_key_nb(dkey, t, me)
     for w in range(worlds):
         draw_world_nb(deal_key_nb(base, w), 4, me, hand, unseen, cap, voids, drawn[w])
-    return best_card_nb(contract, me, hand, legal, drawn, np.ones(worlds, dtype=np.int64), worlds,
-                        rv, t, leader, tc, tn, played, broken, taken, scores)
+    c = best_card_nb(contract, me, hand, legal, drawn, np.ones(worlds, dtype=np.int64), worlds,
+                     rv, t, leader, tc, tn, played, broken, taken, scores)
+    keep_nb(cap_own)
+    keep_nb(drawn_own)
+    return c
 
 
 @njit(cache=True, inline="always")
@@ -334,6 +345,10 @@ def play_tricks_nb(dkey, contract, hands, pol, rv, worlds, scratch, won, scores,
     Fills ``won`` and ``scores`` (by position); returns the number of tricks played.
     ``chosen_from``: the contracts the chooser chose this one from (bit set; 0 when nobody
     chose), for strong's inference."""
+    # the arguments, borrowed (fastsim.refs_nb): no reference counts for the policies' calls
+    hands, pol, scratch, won = borrow_nb(hands), borrow_nb(pol), borrow_nb(scratch), borrow_nb(won)
+    scores, rec_cards = borrow_nb(scores), borrow_nb(rec_cards)
+    rec_lead, rec_win = borrow_nb(rec_lead), borrow_nb(rec_win)
     trump = trump_of_nb(contract)
     danger = penalty_mask_nb(contract)
     restrict = contract == NO_HEARTS or contract == NO_KH

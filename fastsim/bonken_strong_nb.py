@@ -34,6 +34,7 @@ from .bonken_nb import (CHOOSER, choose_contract_nb, heuristic_card_nb, hidden_c
 from .bonken_schema import (BASELINE, DOMINO, N_NEGATIVE, POLICY_HEURISTIC, TEMP_NEGATIVE,  # noqa: F401
                             TEMP_TRUMP)
 from .pimc_nb import draw_world_nb, resample_nb
+from .refs_nb import borrow_nb, keep_nb
 from .play_nb import FULL52, hand_value_nb, voids_after_nb
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb, run_key_nb
 
@@ -81,8 +82,10 @@ def choice_values_nb(dkey, hand, avail, rv, n_worlds, relative, out):
     minus the others' mean; else my score)."""
     key = deal_key_nb(dkey, KEY_STRONG_BID + CHOOSER)
     unseen = FULL52 & ~hand
-    cap = hidden_cap_nb(CHOOSER, 0, 0, 0)
-    rows = np.zeros((5, 4), dtype=np.int64)    # voids (none) and the trick stay zero
+    cap_own = hidden_cap_nb(CHOOSER, 0, 0, 0)
+    cap = borrow_nb(cap_own)
+    rows_own = np.zeros((5, 4), dtype=np.int64)    # voids (none) and the trick stay zero
+    rows = borrow_nb(rows_own)                     # no reference counts per world
     voids, world, h2, sc, tc = rows[0], rows[1], rows[2], rows[3], rows[4]
     pol = np.full(4, POLICY_HEURISTIC, dtype=np.int64)
     dm = np.empty((1, 2), dtype=np.int8)
@@ -105,6 +108,8 @@ def choice_values_nb(dkey, hand, avail, rv, n_worlds, relative, out):
                 out[c] += 4 * sc[CHOOSER] - (sc[0] + sc[1] + sc[2] + sc[3])
             else:
                 out[c] += sc[CHOOSER]
+    keep_nb(cap_own)
+    keep_nb(rows_own)
 
 
 @njit(cache=True)
@@ -130,12 +135,18 @@ def strong_worlds_nb(dkey, contract, me, hand, t, leader, tn, played, voids, wor
     ``chooser_played``), resampled to ``worlds``. Writes the distinct kept worlds to
     ``out_worlds[:k]`` and how often each was drawn to ``out_mult[:k]``; returns
     ``(k, Kish ESS of the candidates' weights)``."""
+    voids, out_worlds, out_mult = borrow_nb(voids), borrow_nb(out_worlds), borrow_nb(out_mult)
     unseen = FULL52 & ~(hand | played)
-    cap = hidden_cap_nb(me, t, leader, tn)
+    cap_own = hidden_cap_nb(me, t, leader, tn)
+    cap = borrow_nb(cap_own)
     m = CANDIDATES * worlds
-    cand = np.empty((m, 4), dtype=np.int64)
-    logw = np.empty(m, dtype=np.float64)
-    world = np.empty(4, dtype=np.int64)
+    cand_own = np.empty((m, 4), dtype=np.int64)
+    cand = borrow_nb(cand_own)
+    logw_own = np.empty(m, dtype=np.float64)
+    logw = borrow_nb(logw_own)
+    own = np.empty(4 + worlds, dtype=np.int64)      # the world and the resampled indices
+    buf = borrow_nb(own)
+    world, idx = buf[0:4], buf[4:]
     base = deal_key_nb(dkey, KEY_STRONG_PLAY + t * 8 + me)
     for i in range(m):
         draw_world_nb(deal_key_nb(base, i), 4, me, hand, unseen, cap, voids, world)
@@ -143,7 +154,6 @@ def strong_worlds_nb(dkey, contract, me, hand, t, leader, tn, played, voids, wor
             cand[i, q] = world[q]
         logw[i] = chooser_logp_nb(world[CHOOSER] | chooser_played, chosen_from, contract,
                                   t_neg, t_trump)
-    idx = np.empty(worlds, dtype=np.int64)
     ess = resample_nb(deal_key_nb(base, RESAMPLE_SALT), logw, m, worlds, idx)
     k = 0
     for j in range(worlds):      # idx is increasing: equal indices are neighbours
@@ -154,6 +164,10 @@ def strong_worlds_nb(dkey, contract, me, hand, t, leader, tn, played, voids, wor
             out_worlds[k, q] = cand[idx[j], q]
         out_mult[k] = 1
         k += 1
+    keep_nb(cap_own)
+    keep_nb(cand_own)
+    keep_nb(logw_own)
+    keep_nb(own)
     return k, ess
 
 
@@ -167,12 +181,17 @@ def strong_card_nb(dkey, contract, me, hand, legal, rv, t, leader, tc, tn, playe
     if me == CHOOSER or popcount_nb(chosen_from) <= 1:
         return pimc_card_nb(dkey, contract, me, hand, legal, rv, t, leader, tc, tn,
                             played, broken, taken, scores, voids, worlds)
-    kept = np.empty((worlds, 4), dtype=np.int64)
-    mult = np.empty(worlds, dtype=np.int64)
+    kept_own = np.empty((worlds, 4), dtype=np.int64)
+    kept = borrow_nb(kept_own)       # no reference counts per world
+    mult_own = np.empty(worlds, dtype=np.int64)
+    mult = borrow_nb(mult_own)
     k, _ = strong_worlds_nb(dkey, contract, me, hand, t, leader, tn, played, voids, worlds,
                             chosen_from, chooser_played, TEMP_NEGATIVE, TEMP_TRUMP, kept, mult)
-    return best_card_nb(contract, me, hand, legal, kept, mult, k, rv, t, leader, tc, tn,
-                        played, broken, taken, scores)
+    c = best_card_nb(contract, me, hand, legal, kept, mult, k, rv, t, leader, tc, tn,
+                     played, broken, taken, scores)
+    keep_nb(kept_own)
+    keep_nb(mult_own)
+    return c
 
 
 @njit(cache=True)

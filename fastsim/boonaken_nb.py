@@ -15,6 +15,7 @@ from .bits import popcount_nb, lowest_nb, suit_mask_nb, RANK_MASK
 from .play_nb import branch_nb, random_card_nb
 from .trick import table_value_nb, beats_ranked_nb
 from .rng import run_key_nb, deal_key_nb, below_nb, shuffle_nb
+from .refs_nb import borrow_nb, keep_nb
 from .pimc_nb import decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
 from .boonaken_schema import (
     TRUMP_STRENGTH, PLAIN_STRENGTH, TRUMP_POINTS, PLAIN_POINTS, LADDER_VALUE, MISERE, ZWABBER,
@@ -837,11 +838,13 @@ def world_scores_nb(wkey, world, n, preset, me, hand, cards, n_legal, deck2, sto
                     out):
     """``out[k]`` = the score of ``cards[k]`` (k < ``n_legal``) in one world (``world[q]``:
     position q's hand, ``world[n]``: the stock, laid in ``deck2`` in an order shuffled by
-    ``wkey``), the deal finished by the heuristic for everyone."""
-    h2 = np.zeros(5, dtype=np.int64)
-    w2 = np.zeros(5, dtype=np.int64)
-    p2 = np.zeros(5, dtype=np.int64)
-    tc2 = np.empty(5, dtype=np.int64)
+    ``wkey``), the deal finished by the heuristic for everyone. The arguments and the
+    scratch (one allocation) are borrowed: no reference counts per card (fastsim.refs_nb)."""
+    world, cards, deck2, tc = borrow_nb(world), borrow_nb(cards), borrow_nb(deck2), borrow_nb(tc)
+    in_mis, won, cpts, out = borrow_nb(in_mis), borrow_nb(won), borrow_nb(cpts), borrow_nb(out)
+    own = np.zeros(20, dtype=np.int64)
+    buf = borrow_nb(own)
+    h2, w2, p2, tc2 = buf[0:5], buf[5:10], buf[10:15], buf[15:20]
     lay_stock_nb(wkey, 1000, world[n], deck2, stock_pos)
     for kk in range(n_legal):
         c = cards[kk]
@@ -868,6 +871,7 @@ def world_scores_nb(wkey, world, n, preset, me, hand, cards, n_legal, deck2, sto
         else:
             v = -1000 * made - (p2[decl] if contract == CONTRACT_POINTS else 0)
         out[kk] = v
+    keep_nb(own)
 
 
 @njit(cache=True)
@@ -876,11 +880,16 @@ def card_scores_nb(base, n, preset, me, hand, cards, n_legal, hands, deck, stock
                    in_mis, won, cpts, voids, worlds, totals):
     """Add to ``totals[k]`` the score of ``cards[k]`` (k < ``n_legal``) over ``worlds``
     worlds drawn from key ``base`` (``unseen`` cards dealt to the holders' capacities
-    ``cap``), each finished by the heuristic (the body of :func:`pimc_card_nb`)."""
-    world = np.zeros(8, dtype=np.int64)
-    deck2 = deck.copy()
-    vv = np.zeros(8, dtype=np.int64)
-    v = np.zeros(15, dtype=np.int64)
+    ``cap``), each finished by the heuristic (the body of :func:`pimc_card_nb`). The
+    arguments and the scratch are borrowed: no reference counts per world (fastsim.refs_nb)."""
+    cards, hands, tc, cap = borrow_nb(cards), borrow_nb(hands), borrow_nb(tc), borrow_nb(cap)
+    in_mis, won, cpts = borrow_nb(in_mis), borrow_nb(won), borrow_nb(cpts)
+    voids, totals = borrow_nb(voids), borrow_nb(totals)
+    own = np.zeros(8 + 8 + 15, dtype=np.int64)
+    buf = borrow_nb(own)
+    world, vv, v = buf[0:8], buf[8:16], buf[16:31]
+    deck2_own = deck.copy()
+    deck2 = borrow_nb(deck2_own)
     for q in range(n):
         vv[q] = voids[q]
     for w in range(worlds):
@@ -893,6 +902,8 @@ def card_scores_nb(base, n, preset, me, hand, cards, n_legal, hands, deck, stock
                         won, cpts, v)
         for kk in range(n_legal):
             totals[kk] += v[kk]
+    keep_nb(own)
+    keep_nb(deck2_own)
 
 
 @njit(cache=True)
@@ -967,6 +978,11 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
     ``fixed_trump`` >= 0 makes a heuristic declarer of a point bid or boonaak exchange for
     and name that suit (the bid query evaluates every suit); -2: the policy decides.
     ``auc[:nauc]``: the auction as (position, level or -1) rows, for strong seats."""
+    # the arguments, borrowed (fastsim.refs_nb): no reference counts for the policies' calls
+    pol, deck, hands, info = borrow_nb(pol), borrow_nb(deck), borrow_nb(hands), borrow_nb(info)
+    mis, in_mis, won, cpts = borrow_nb(mis), borrow_nb(in_mis), borrow_nb(won), borrow_nb(cpts)
+    result, rec_cards, rec_lead = borrow_nb(result), borrow_nb(rec_cards), borrow_nb(rec_lead)
+    rec_win, rec_draw, auc = borrow_nb(rec_win), borrow_nb(rec_draw), borrow_nb(auc)
     lm = 1 if preset == PRESET_LEIMUIDEN else 0
     for p in range(n):
         won[p] = 0
@@ -1021,7 +1037,8 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
         keep, trump = heuristic_exchange_nb(holding, contract, n, preset, n_mis, fixed_trump)
     info[I_TAKEN] = keep & table
     info[I_DISCARDED] = hand & ~keep
-    hands_now = hands.copy()
+    hands_now_own = hands.copy()
+    hands_now = borrow_nb(hands_now_own)
     hands_now[decl] = keep
 
     # ---- play
@@ -1029,12 +1046,20 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
     stock_pos = rest_at
     leader = decl if contract != CONTRACT_MISERE else mis[0]
     t = 0
-    first_hands = hands_now.copy()
-    voids = np.zeros(5, dtype=np.int64)
-    tc = np.empty(5, dtype=np.int64)
+    # scratch: one allocation, borrowed (fastsim.refs_nb)
+    nh = hands_now.shape[0]
+    own = np.empty(nh + 5 + 5 + 64 + 64, dtype=np.int64)
+    buf = borrow_nb(own)
+    first_hands, voids, tc = buf[0:nh], buf[nh:nh + 5], buf[nh + 5:nh + 10]
     # per card: the trick it was played in and by whom (-1: not played), for strong seats
-    played_at = np.full(64, -1, dtype=np.int64)
-    played_pos = np.full(64, -1, dtype=np.int64)
+    played_at, played_pos = buf[nh + 10:nh + 74], buf[nh + 74:nh + 138]
+    for q in range(nh):
+        first_hands[q] = hands_now[q]
+    for q in range(5):
+        voids[q] = 0
+    for c in range(64):
+        played_at[c] = -1
+        played_pos[c] = -1
     untaken = open_mask & ~keep
     pinned = keep & table
     my_roem = 0
@@ -1087,6 +1112,8 @@ def play_contract_nb(dkey, n, preset, pol, deck, hands, info, mis, n_mis, in_mis
     else:
         result[decl] = 1 if won[decl] == t else 0
     info[I_ROEM] = roem
+    keep_nb(own)
+    keep_nb(hands_now_own)
 
 
 # ----------------------------------------------------------------------------- runs

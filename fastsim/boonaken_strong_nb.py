@@ -47,6 +47,7 @@ from .boonaken_schema import (AUCTION_EPS, AUCTION_TAU, BOONAAK, CONTRACT_BOONAA
                               PLAIN_STRENGTH, PRESET_LEIMUIDEN, PRESET_PAGAT, PRESET_SEED,
                               STRONG_AUCTION_FACTOR, STRONG_EXCHANGE_FACTOR, ZWABBER)
 from .pimc_nb import best_index_nb, distinct_cards_nb, draw_world_nb, list_cards_nb, resample_nb
+from .refs_nb import borrow_nb, keep_nb
 from .play_nb import hand_of_cards_nb
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, below_nb, deal_key_nb, run_key_nb, shuffle_nb
 
@@ -187,13 +188,19 @@ def candidates_nb(base, n, preset, me, hand, hands, stock_pos, unseen, cap, pinn
     """``m`` candidate worlds (``cand[i, q]``: position q's hand now, ``cand[i, n]``: the
     stock) drawn by the pimc sampler from keys ``deal_key(base, i)`` (the declarer keeps the
     table cards it took), their auction hands ``ahands[i]`` and log weights ``logw[i]``
-    (the auction's log likelihood; 0 for every candidate when ``nauc`` is 0)."""
-    world = np.zeros(8, dtype=np.int64)
-    vv = np.zeros(8, dtype=np.int64)
+    (the auction's log likelihood; 0 for every candidate when ``nauc`` is 0). The
+    arguments and the scratch (one allocation) are borrowed: no reference counts per
+    candidate (fastsim.refs_nb)."""
+    hands, cap, voids, auc = borrow_nb(hands), borrow_nb(cap), borrow_nb(voids), borrow_nb(auc)
+    played_at, played_pos = borrow_nb(played_at), borrow_nb(played_pos)
+    cand, ahands, logw = borrow_nb(cand), borrow_nb(ahands), borrow_nb(logw)
+    own = np.zeros(8 + 8 + 5 + 5, dtype=np.int64)
+    buf = borrow_nb(own)
+    world, vv = buf[0:8], buf[8:16]
+    ah = buf[16:21]
+    played_by = buf[21:26]     # per position: the cards it has played
     for q in range(n):
         vv[q] = voids[q]
-    ah = np.zeros(5, dtype=np.int64)
-    played_by = np.zeros(5, dtype=np.int64)     # per position: the cards it has played
     for c in range(64):
         if played_pos[c] >= 0:
             played_by[played_pos[c]] |= np.int64(1) << c
@@ -212,6 +219,7 @@ def candidates_nb(base, n, preset, me, hand, hands, stock_pos, unseen, cap, pinn
             logw[i] = 0.0
         for q in range(n):
             ahands[i, q] = ah[q]
+    keep_nb(own)
 
 
 @njit(cache=True)
@@ -238,23 +246,28 @@ def strong_card_nb(dkey, n, preset, me, hand, legal, hands, deck, stock_pos, tru
     engine (``STRONG_CARD_FACTOR``), then what the auction weighting reads: the open table
     cards, where the stock starts, the auction ``auc[:nauc]`` and per card the trick
     (``played_at``) and position (``played_pos``) it was played by (-1: not played)."""
+    # the arguments and the scratch, borrowed: no reference counts per world (fastsim.refs_nb)
+    tc, in_mis, won, cpts = borrow_nb(tc), borrow_nb(in_mis), borrow_nb(won), borrow_nb(cpts)
+    own = np.zeros(3 * 15 + worlds, dtype=np.int64)     # cards, totals, v, idx
+    buf = borrow_nb(own)
+    cards, totals, v, idx = buf[0:15], buf[15:30], buf[30:45], buf[45:]
     unseen = FULL32 & ~(hand | played | known_out | pinned)
-    cards = np.empty(15, dtype=np.int64)
     n_legal = strong_cards_nb(legal, unseen | (pinned & ~hand), trump, tc, tn, cards)
     if n_legal == 1:
-        return cards[0]
+        c = cards[0]
+        keep_nb(own)
+        return c
     cap = world_capacity_nb(n, preset, me, hands, stock_pos, pinned, decl, unseen)
     base = deal_key_nb(dkey, KEY_STRONG_PLAY + t * 8 + me)
-    cand = np.zeros((CANDIDATES * worlds, 6), dtype=np.int64)
-    idx = np.empty(worlds, dtype=np.int64)
+    cand_own = np.zeros((CANDIDATES * worlds, 6), dtype=np.int64)
+    cand = borrow_nb(cand_own)
     kept_worlds_nb(base, n, preset, me, hand, hands, stock_pos, unseen, cap, pinned, decl, voids,
                    open_mask, rest_at, auc, nauc, played_at, played_pos, AUCTION_TAU,
                    AUCTION_EPS, worlds, idx, cand,
                    np.zeros((CANDIDATES * worlds, 5), dtype=np.int64),
                    np.empty(CANDIDATES * worlds, dtype=np.float64))
-    totals = np.zeros(15, dtype=np.int64)
-    v = np.zeros(15, dtype=np.int64)
-    deck2 = deck.copy()
+    deck2_own = deck.copy()
+    deck2 = borrow_nb(deck2_own)
     for j in range(worlds):
         i = idx[j]
         if j == 0 or i != idx[j - 1]:     # a repeated world scores the same
@@ -263,7 +276,11 @@ def strong_card_nb(dkey, n, preset, me, hand, legal, hands, deck, stock_pos, tru
                             bid, my_roem, in_mis, won, cpts, v)
         for k in range(n_legal):
             totals[k] += v[k]
-    return cards[best_index_nb(totals, n_legal)]
+    c = cards[best_index_nb(totals, n_legal)]
+    keep_nb(own)
+    keep_nb(cand_own)
+    keep_nb(deck2_own)
+    return c
 
 
 # ----------------------------------------------------------------------------- before the play

@@ -20,6 +20,7 @@ from .play_nb import random_card_nb
 from .trick import table_value_nb, beats_ranked_nb
 from .rng import run_key_nb, deal_key_nb, below_nb, rand_nb, shuffle_nb
 from .bidmodel_nb import CTR_THIN, pass_loglik_nb, uniform_nb
+from .refs_nb import borrow_nb, keep_nb
 from .pimc_nb import decision_key_nb, draw_world_nb, list_cards_nb, best_index_nb
 from .klaverjassen_schema import (
     TRUMP_STRENGTH, PLAIN_STRENGTH, TRUMP_POINTS, PLAIN_POINTS, TRUMP_ABOVE, PLAIN_ABOVE,
@@ -412,23 +413,20 @@ def pimc_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, 
     """pimc: every legal card scored over ``worlds`` sampled deals of the unseen cards
     (shown voids respected), each finished by the heuristic; the best average of my team's
     banked score minus the other team's (nat and pit included)."""
+    # the arguments and one allocation of scratch, borrowed (fastsim.refs_nb): passed down
+    # for every world and card without reference counts
+    team_of_pos, tc, won = borrow_nb(team_of_pos), borrow_nb(tc), borrow_nb(won)
+    team_cp, team_rm, voids = borrow_nb(team_cp), borrow_nb(team_rm), borrow_nb(voids)
+    own = np.zeros(9 + 3 * 8 + 3 * 4 + 4 * 2 + 4, dtype=np.int64)
+    buf = borrow_nb(own)
+    cap, cards, totals, margin = buf[0:9], buf[9:17], buf[17:25], buf[25:33]
+    world, h2, w2 = buf[33:37], buf[37:41], buf[41:45]
+    cp, rm, tt, sc, tc2 = buf[45:47], buf[47:49], buf[49:51], buf[51:53], buf[53:57]
     unseen = FULL32 & ~(hand | played)
-    cap = np.zeros(9, dtype=np.int64)
     for q in range(4):
         if q != me:
             cap[q] = 8 - t - (1 if ((q - leader) & 3) < tn else 0)
-    cards = np.empty(8, dtype=np.int64)
-    totals = np.zeros(8, dtype=np.int64)
-    margin = np.zeros(8, dtype=np.int64)
     n_legal = list_cards_nb(legal, cards)
-    world = np.empty(4, dtype=np.int64)
-    h2 = np.empty(4, dtype=np.int64)
-    w2 = np.empty(4, dtype=np.int64)
-    cp = np.empty(2, dtype=np.int64)
-    rm = np.empty(2, dtype=np.int64)
-    tt = np.empty(2, dtype=np.int64)
-    sc = np.empty(2, dtype=np.int64)
-    tc2 = np.empty(4, dtype=np.int64)
     base = decision_key_nb(dkey, t, me)
     for w in range(worlds):
         draw_world_nb(deal_key_nb(base, w), 4, me, hand, unseen, cap, voids, world)
@@ -437,7 +435,9 @@ def pimc_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader, 
                         tc2, margin)
         for k in range(n_legal):
             totals[k] += margin[k]
-    return cards[best_index_nb(totals, n_legal)]
+    c = cards[best_index_nb(totals, n_legal)]
+    keep_nb(own)
+    return c
 
 
 @njit(cache=True)
@@ -461,6 +461,13 @@ def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, playe
     team of position p; ``playing``: the playing team; ``calls[:ncalls]``: the calling
     round as :func:`call_trump_nb` records it (for strong). Adds to ``won`` (per
     position), ``team_cp`` and ``team_rm``. ``scratch``: 12 int64 of the caller's."""
+    # the arguments, borrowed (fastsim.refs_nb): no reference counts for the policies' calls
+    hands, pol, team_of_pos, calls = (borrow_nb(hands), borrow_nb(pol), borrow_nb(team_of_pos),
+                                      borrow_nb(calls))
+    scratch, won, team_cp, team_rm = (borrow_nb(scratch), borrow_nb(won), borrow_nb(team_cp),
+                                      borrow_nb(team_rm))
+    rec_cards, rec_lead, rec_win = borrow_nb(rec_cards), borrow_nb(rec_lead), borrow_nb(rec_win)
+    rec_pts, rec_roem = borrow_nb(rec_pts), borrow_nb(rec_roem)
     played = played0
     voids = scratch[0:4]          # the caller's buffer: no allocation per deal
     voids[:] = 0
@@ -564,19 +571,19 @@ def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, f
     width = 1 if per_game == 1 else MAX_GAME_DEALS
     stride = 1 if per_game == 1 else GAME_STRIDE
     n_chunks = (n_games + chunk - 1) // chunk
+    # the record arrays and each chunk's scratch (one allocation), borrowed: passed down for
+    # every deal without reference counts (fastsim.refs_nb)
+    r_cards, r_lead, r_win = borrow_nb(r_cards), borrow_nb(r_lead), borrow_nb(r_win)
+    r_pts, r_roem = borrow_nb(r_pts), borrow_nb(r_roem)
     for ci in prange(n_chunks):
-        deck = np.empty(32, dtype=np.int64)
-        hands = np.empty(4, dtype=np.int64)
-        pol = np.empty(4, dtype=np.int64)
-        tpos = np.empty(4, dtype=np.int64)
-        won = np.zeros(4, dtype=np.int64)
-        scratch = np.empty(12, dtype=np.int64)
-        cp = np.zeros(2, dtype=np.int64)
-        rm = np.zeros(2, dtype=np.int64)
-        sc = np.zeros(2, dtype=np.int64)
-        tt = np.zeros(2, dtype=np.int64)
-        tot = np.zeros(2, dtype=np.int64)
-        calls = np.full(5, -1, dtype=np.int64)
+        own = np.zeros(32 + 3 * 4 + 4 + 12 + 5 * 2 + 5, dtype=np.int64)
+        buf = borrow_nb(own)
+        deck, hands, pol, tpos, won = buf[0:32], buf[32:36], buf[36:40], buf[40:44], buf[44:48]
+        scratch = buf[48:60]
+        cp, rm, sc, tt, tot = buf[60:62], buf[62:64], buf[64:66], buf[66:68], buf[68:70]
+        calls = buf[70:75]
+        for k in range(5):
+            calls[k] = -1
         for g in range(ci * chunk, min((ci + 1) * chunk, n_games)):
             tot[0] = 0
             tot[1] = 0
@@ -654,6 +661,7 @@ def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, f
             g_ndeals[g] = k
             g_winners[g, 0] = tot[0] >= tot[1]
             g_winners[g, 1] = tot[1] >= tot[0]
+        keep_nb(own)
 
 
 # ----------------------------------------------------------------------------- trump advice

@@ -33,6 +33,7 @@ from .klaverjassen_nb import (FULL32, call_value_nb, card_margins_nb, heuristic_
                               rollout_nb, score_deal_nb)
 from .klaverjassen_schema import CALL_THRESHOLD
 from .pimc_nb import REST, best_index_nb, draw_world_nb, list_cards_nb, resample_nb
+from .refs_nb import borrow_nb, keep_nb
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb, run_key_nb
 
 STRONG_TAU = 10.0      # logistic scale of the soft caller, in call-value points (as the trump query's)
@@ -113,12 +114,16 @@ def kept_worlds_nb(base, me, hand, unseen, cap, voids, played_by, calls, ncalls,
     sampler keyed ``deal_key(base, i)``, weighted by the calling round, resampled. Returns
     the Kish effective sample size of the weights (0.0: no candidate fits; the candidates
     are then kept evenly, unweighted)."""
+    cap, voids, played_by = borrow_nb(cap), borrow_nb(voids), borrow_nb(played_by)
+    calls, out = borrow_nb(calls), borrow_nb(out)
     m = CANDIDATES * worlds
-    cand = np.empty((m, 4), dtype=np.int64)
-    logw = np.empty(m, dtype=np.float64)
-    world = np.empty(4, dtype=np.int64)
-    orig = np.empty(4, dtype=np.int64)
-    idx = np.empty(worlds, dtype=np.int64)
+    cand_own = np.empty((m, 4), dtype=np.int64)
+    cand = borrow_nb(cand_own)
+    logw_own = np.empty(m, dtype=np.float64)
+    logw = borrow_nb(logw_own)
+    own = np.empty(8 + worlds, dtype=np.int64)      # world, orig, idx
+    buf = borrow_nb(own)
+    world, orig, idx = buf[0:4], buf[4:8], buf[8:]
     for i in range(m):
         draw_world_nb(deal_key_nb(base, i), 4, me, hand, unseen, cap, voids, world)
         for q in range(4):
@@ -129,6 +134,9 @@ def kept_worlds_nb(base, me, hand, unseen, cap, voids, played_by, calls, ncalls,
     for j in range(worlds):
         for q in range(4):
             out[j, q] = cand[idx[j], q]
+    keep_nb(cand_own)
+    keep_nb(logw_own)
+    keep_nb(own)
     return ess
 
 
@@ -138,27 +146,27 @@ def strong_call_nb(dkey, me, hand, forced, rv, worlds, tau):
     ``forced``: all four passed and position 0 must name): a suit, or −1 to pass."""
     base = deal_key_nb(dkey, KEY_STRONG_BID + (FORCED_OFFSET if forced else me))
     w_call = CALL_FACTOR * worlds
-    cap = np.zeros(REST + 1, dtype=np.int64)
+    # scratch: one allocation, borrowed (fastsim.refs_nb), and the worlds
+    own = np.zeros(REST + 1 + 4 + 5 + 5 + 5 + 4 + 4 + 4 * 2 + 4, dtype=np.int64)
+    buf = borrow_nb(own)
+    cap, zeros4, calls = buf[0:REST + 1], buf[REST + 1:REST + 5], buf[REST + 5:REST + 10]
+    totals, margin = buf[REST + 10:REST + 15], buf[REST + 15:REST + 20]
+    h2, won = buf[REST + 20:REST + 24], buf[REST + 24:REST + 28]
+    cp, rm, tt, sc = (buf[REST + 28:REST + 30], buf[REST + 30:REST + 32],
+                      buf[REST + 32:REST + 34], buf[REST + 34:REST + 36])
+    tc = buf[REST + 36:REST + 40]
     for q in range(4):
         if q != me:
             cap[q] = 8
-    zeros4 = np.zeros(4, dtype=np.int64)
-    calls = np.full(5, -1, dtype=np.int64)
+    for k in range(5):
+        calls[k] = -1
     ncalls = 4 if forced else me
-    kept = np.empty((w_call, 4), dtype=np.int64)
+    kept_own = np.empty((w_call, 4), dtype=np.int64)
+    kept = borrow_nb(kept_own)
     kept_worlds_nb(base, me, hand, FULL32 & ~hand, cap, zeros4, zeros4, calls, ncalls, tau,
                    w_call, kept)
     n_opt = 4 if forced else 5          # option k: suit k − (n_opt − 4); pass is option 0
     first = 0 if forced else 1
-    totals = np.zeros(5, dtype=np.int64)
-    margin = np.zeros(5, dtype=np.int64)
-    h2 = np.empty(4, dtype=np.int64)
-    won = np.empty(4, dtype=np.int64)
-    cp = np.empty(2, dtype=np.int64)
-    rm = np.empty(2, dtype=np.int64)
-    tt = np.empty(2, dtype=np.int64)
-    sc = np.empty(2, dtype=np.int64)
-    tc = np.empty(4, dtype=np.int64)
     mine = me & 1
     for j in range(w_call):
         same = j > 0
@@ -199,6 +207,8 @@ def strong_call_nb(dkey, me, hand, forced, rv, worlds, tau):
         for k in range(n_opt):
             totals[k] += margin[k]
     k = best_index_nb(totals, n_opt)
+    keep_nb(own)
+    keep_nb(kept_own)
     return -1 if k < first else k - first
 
 
@@ -209,26 +219,28 @@ def strong_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader
     """The strong card: pimc's search (every legal card, each world finished by the
     heuristic, best mean team margin) over ``PLAY_FACTOR * worlds`` worlds resampled to fit
     the calling round. ``played_by[q]``: the cards position q has played this deal."""
+    # the arguments, one allocation of scratch and the worlds, borrowed (fastsim.refs_nb)
+    team_of_pos, tc, won = borrow_nb(team_of_pos), borrow_nb(tc), borrow_nb(won)
+    team_cp, team_rm, voids = borrow_nb(team_cp), borrow_nb(team_rm), borrow_nb(voids)
+    played_by, calls = borrow_nb(played_by), borrow_nb(calls)
+    own = np.zeros(REST + 1 + 3 * 8 + 2 * 4 + 4 * 2 + 4, dtype=np.int64)
+    buf = borrow_nb(own)
+    cap, cards = buf[0:REST + 1], buf[REST + 1:REST + 9]
+    totals, margin = buf[REST + 9:REST + 17], buf[REST + 17:REST + 25]
+    h2, w2 = buf[REST + 25:REST + 29], buf[REST + 29:REST + 33]
+    cp, rm, tt, sc = (buf[REST + 33:REST + 35], buf[REST + 35:REST + 37],
+                      buf[REST + 37:REST + 39], buf[REST + 39:REST + 41])
+    tc2 = buf[REST + 41:REST + 45]
     unseen = FULL32 & ~(hand | played)
-    cap = np.zeros(REST + 1, dtype=np.int64)
     for q in range(4):
         if q != me:
             cap[q] = 8 - t - (1 if ((q - leader) & 3) < tn else 0)
     n = PLAY_FACTOR * worlds
-    kept = np.empty((n, 4), dtype=np.int64)
+    kept_own = np.empty((n, 4), dtype=np.int64)
+    kept = borrow_nb(kept_own)
     kept_worlds_nb(deal_key_nb(dkey, KEY_STRONG_PLAY + t * 8 + me), me, hand, unseen, cap,
                    voids, played_by, calls, ncalls, tau, n, kept)
-    cards = np.empty(8, dtype=np.int64)
-    totals = np.zeros(8, dtype=np.int64)
-    margin = np.zeros(8, dtype=np.int64)
     n_legal = list_cards_nb(legal, cards)
-    h2 = np.empty(4, dtype=np.int64)
-    w2 = np.empty(4, dtype=np.int64)
-    cp = np.empty(2, dtype=np.int64)
-    rm = np.empty(2, dtype=np.int64)
-    tt = np.empty(2, dtype=np.int64)
-    sc = np.empty(2, dtype=np.int64)
-    tc2 = np.empty(4, dtype=np.int64)
     for w in range(n):
         same = w > 0
         if same:
@@ -241,7 +253,10 @@ def strong_card_nb(dkey, me, hand, legal, trump, team_of_pos, playing, t, leader
                             sc, tc2, margin)
         for k in range(n_legal):
             totals[k] += margin[k]
-    return cards[best_index_nb(totals, n_legal)]
+    c = cards[best_index_nb(totals, n_legal)]
+    keep_nb(own)
+    keep_nb(kept_own)
+    return c
 
 
 # ----------------------------------------------------------------------------- for Python

@@ -10,6 +10,7 @@ import numpy as np
 from ._jit import njit
 
 from .bits import lowest_nb
+from .refs_nb import borrow_nb, keep_nb
 from .rng import KEY_PIMC_PLAY, below_nb, deal_key_nb, rand_nb, shuffle_nb
 
 CTR_RESAMPLE = 9_000_002   # counter of the resampling offset (no engine decision uses it)
@@ -29,12 +30,22 @@ def deal_hidden_nb(wkey, n, me, my_hand, unseen, cap, voids, out):
     rest (``cap[REST]``) goes nowhere; nobody gets a suit of ``voids[q]`` (bit per suit).
     Cards are taken in random order, the most constrained suits first, and each goes to an
     eligible holder with probability proportional to its free room. ``out[me]`` = my hand.
-    Returns False when stuck (the caller retries with another key)."""
-    cards = np.empty(64, dtype=np.int64)
-    room = cap.copy()
+    Returns False when stuck (the caller retries with another key). Its scratch is one
+    allocation, used through borrowed views (fastsim.refs_nb)."""
+    own = np.empty(64 + cap.shape[0] + 4, dtype=np.int64)
+    buf = borrow_nb(own)
+    cap = borrow_nb(cap)
+    voids = borrow_nb(voids)
+    out = borrow_nb(out)
+    cards = buf[:64]
+    room = buf[64:64 + cap.shape[0]]
+    for q in range(cap.shape[0]):
+        room[q] = cap[q]
     m = list_cards_nb(unseen, cards)
     shuffle_nb(wkey, 0, cards, 0, m - 1, m)
-    nvoid = np.zeros(4, dtype=np.int64)
+    nvoid = buf[64 + cap.shape[0]:]
+    for s in range(4):
+        nvoid[s] = 0
     for q in range(n):
         if q != me:
             for s in range(4):
@@ -58,6 +69,7 @@ def deal_hidden_nb(wkey, n, me, my_hand, unseen, cap, voids, out):
             if q != me and room[q] > 0 and not (voids[q] >> s) & 1:
                 weight += room[q]
         if weight == 0:
+            keep_nb(own)
             return False
         r = below_nb(wkey, 64 + i, weight)
         if r < room[REST]:
@@ -71,6 +83,7 @@ def deal_hidden_nb(wkey, n, me, my_hand, unseen, cap, voids, out):
                     room[q] -= 1
                     break
                 r -= room[q]
+    keep_nb(own)
     return True
 
 
