@@ -33,8 +33,11 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
   winner first); the last card of a trick by the exact trick result.
 
 ``search_nb`` returns the fail-soft value for any window: a null window is one search; a
-wider one is narrowed by null-window searches (the first at 0, "does maxteam make it?",
-then bisection of the interval the bounds leave), all sharing the table.
+wider one is narrowed by null-window searches, all sharing the table: the first at a guess
+(the value of a quick search that tries only the first two cards of each position, about
+2% of the nodes, under a generation of its own), then in steps away from it that double
+while the tests fail on the same side, then bisection of what is left (about 7 searches
+for an exact value where bisection from 0 took 8.6, 14% fewer nodes).
 """
 import numpy as np
 from ._jit import njit, prange
@@ -55,6 +58,9 @@ ZERO_POINT_CARDS = np.int64(0xE0 * 0x0001000100010001)   # 7 8 9 of every suit
 TT_BITS = 17
 TT_SIZE = 1 << TT_BITS
 GEN_MASK = (1 << 29) - 1
+GUESS_GEN = 1 << 28     # the generation bit of the guessing search (the callers' below it)
+GUESS_WIDTH = 2         # cards searched per position by the guessing search
+GUESS_STEP = 2          # the driver's first step away from the guess (doubling)
 _NO_LO = -30000      # stored bounds: beyond these means "none"
 _NO_HI = 30000
 MAX_PLY = 34
@@ -508,11 +514,15 @@ def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, 
 
 @njit(cache=True)
 def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv, tt, gen,
-           counter, hist):
+           counter, hist, width):
     """Fail-soft alpha-beta from a position: ``hands0`` per seat (cards still held),
     ``trick[:tn0]`` the trick in progress led by seat ``leader0``. Returns the value of the
     rest of the deal from maxteam's side (see the module doc): exact when strictly inside
-    (alpha0, beta0), else a bound on the same side of the window."""
+    (alpha0, beta0), else a bound on the same side of the window.
+
+    ``width`` < 8 searches only the first ``width`` cards in each position (by the move
+    order): a guess, not a value, for the exact-value driver; such a search must have a
+    generation of its own (its table entries are guesses too)."""
     D = MAX_PLY
     hands = hands0.copy()
     mv = np.empty((D, 8), dtype=np.int64)
@@ -679,6 +689,8 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                            popcount_nb(rem) <= 4, maxteam, mode, rv, first, mv, d, keys, hist,
                            rem, hands[(player + 1) & 3])
             P_player[d] = player
+            if n > width:
+                n = width
             P_n[d] = n
             P_i[d] = 0
             ismax = (player & 1) == maxteam
@@ -808,18 +820,26 @@ def _range_nb(hands, trick, tn, leader, trump, maxteam, rv):
 def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv, tt, gen,
               counter):
     """The fail-soft value of a position for the window (alpha0, beta0) (see ``_ab_nb``):
-    one search for a null window; a wider window is narrowed by null-window searches (the
-    first at 0 | 1, then bisection of what is left), sharing the table."""
+    one search for a null window; a wider window is narrowed by null-window searches from
+    a guess (module doc), sharing the table. ``gen`` must be below ``GUESS_GEN``."""
+    gen = np.int64(gen) & (GUESS_GEN - 1)
     hist = np.zeros((4, 64), dtype=np.int64)
     if beta0 - alpha0 <= 1:
         return _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode,
-                      rv, tt, gen, counter, hist)
+                      rv, tt, gen, counter, hist, 8)
     if mode == 0:
         lo, hi = _range_nb(hands0, trick, tn0, leader0, trump, maxteam, rv)
+        # a guess: the value when every position searches only its first GUESS_WIDTH cards
+        b = _ab_nb(hands0, trick, tn0, leader0, -INF, INF, trump, maxteam, mode, rv, tt,
+                   gen | GUESS_GEN, counter, hist, GUESS_WIDTH)
+        hist[:] = 0
     else:
         lo = 0
         hi = (popcount_nb(hands0[0] | hands0[1] | hands0[2] | hands0[3]) + tn0) >> 2
-    b = 1 if mode == 0 else hi
+        b = hi
+    # null-window tests from the guess, in steps that double while they fail on the same
+    # side, then bisection; lo and hi are what has been proved
+    step = GUESS_STEP
     while lo < hi:
         if hi <= alpha0:
             return hi
@@ -828,12 +848,16 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
         b = max(b, lo + 1, alpha0 + 1)
         b = min(b, hi, beta0)
         g = _ab_nb(hands0, trick, tn0, leader0, b - 1, b, trump, maxteam, mode, rv, tt, gen,
-                   counter, hist)
+                   counter, hist, 8)
         if g < b:
             hi = min(hi, g)
+            b = hi - step
         else:
             lo = max(lo, g)
-        b = (lo + hi + 1) >> 1
+            b = lo + step + 1
+        step *= 2
+        if mode == 1 or hi - lo <= 2 * step:
+            b = (lo + hi + 1) >> 1
     return lo
 
 
