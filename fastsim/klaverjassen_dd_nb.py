@@ -30,7 +30,8 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
 * move ordering: the stored best lead, then top cards of their suit (plain before trump), a
   history of the leads that caused cut-offs, and a guess for the other cards (winners
   before losers; points onto a partner's trick that the last player cannot beat; cheapest
-  winner first); the last card of a trick by the exact trick result.
+  winner first; ties by a history of the following cards that caused cut-offs); the last
+  card of a trick by the exact trick result.
 
 ``search_nb`` returns the fail-soft value for any window: a null window is one search; a
 wider one is narrowed by null-window searches, all sharing the table: the first at a guess
@@ -502,11 +503,11 @@ def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, 
             if (above_nb(c, trump) & rem) == 0:     # the top card of its suit
                 k += (np.int64(1) << 29) if (c >> 4) == trump else (np.int64(1) << 30)
         elif (wseat & 1) == my_team and (tn == 1 or not beat4):
-            k = (100 + pt - (40 if (c >> 4) == trump else 0)) * 1000000 + hist[player, c]
+            k = (100 + pt - (40 if (c >> 4) == trump else 0)) * 1000000 + hist[player + 4, c]
         elif beats_nb(c, winner, led, trump):
-            k = (200 - st + pt) * 1000000 + hist[player, c]
+            k = (200 - st + pt) * 1000000 + hist[player + 4, c]
         else:
-            k = (-pt - 16 * st) * 1000000 + hist[player, c]
+            k = (-pt - 16 * st) * 1000000 + hist[player + 4, c]
         _insert(out, d, keys, n, c, k)
         n += 1
     return n
@@ -738,6 +739,8 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                 P_i[d] = P_n[d]  # cut-off
                 if P_tn[d] == 0:
                     hist[P_player[d], c] += np.int64(1) << (8 - d // 4)
+                else:       # the cards that followed: a history of their own
+                    hist[P_player[d] + 4, c] += np.int64(1) << (8 - d // 4)
         # ---- at ply d: try the next move, or finish the node
         if P_i[d] >= P_n[d]:
             best = P_best[d]
@@ -823,7 +826,7 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
     one search for a null window; a wider window is narrowed by null-window searches from
     a guess (module doc), sharing the table. ``gen`` must be below ``GUESS_GEN``."""
     gen = np.int64(gen) & (GUESS_GEN - 1)
-    hist = np.zeros((4, 64), dtype=np.int64)
+    hist = np.zeros((8, 64), dtype=np.int64)     # leads; following cards
     if beta0 - alpha0 <= 1:
         return _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode,
                       rv, tt, gen, counter, hist, 8)
