@@ -28,10 +28,11 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
   positions each card leads to are looked up first; one that already decides the window
   ends the node (about 16% fewer nodes);
 * move ordering: the stored best lead, then top cards of their suit (plain before trump), a
-  history of the leads that caused cut-offs, and a guess for the other cards (winners
-  before losers; points onto a partner's trick that the last player cannot beat; cheapest
-  winner first; ties by a history of the following cards that caused cut-offs); the last
-  card of a trick by the exact trick result.
+  history of the leads that caused cut-offs, and for the other cards a history of their
+  own and a guess (winners before losers; points onto a partner's trick that the last
+  player cannot beat; cheapest winner first); the last card of a trick by the exact trick
+  result. A cut-off at ply p adds 2^(32 - p) to its card's history, which then outweighs
+  the guesses (14% fewer nodes than 2^(8 - p/4), under which they only broke ties).
 
 ``search_nb`` returns the fail-soft value for any window: a null window is one search; a
 wider one is narrowed by null-window searches, all sharing the table: the first at a guess
@@ -737,10 +738,13 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
             returning = False
             if P_alpha[d] >= P_beta[d]:
                 P_i[d] = P_n[d]  # cut-off
+                # a cut-off near the root weighs 2^(32 - ply), outweighing the move order's
+                # guesses (few nodes are near the root, so the sums stay far below 2^63; a
+                # wrap-around would change only the order, never a value)
                 if P_tn[d] == 0:
-                    hist[P_player[d], c] += np.int64(1) << (8 - d // 4)
+                    hist[P_player[d], c] += np.int64(1) << max(0, 32 - d)
                 else:       # the cards that followed: a history of their own
-                    hist[P_player[d] + 4, c] += np.int64(1) << (8 - d // 4)
+                    hist[P_player[d] + 4, c] += np.int64(1) << max(0, 32 - d)
         # ---- at ply d: try the next move, or finish the node
         if P_i[d] >= P_n[d]:
             best = P_best[d]
