@@ -12,8 +12,8 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
 * a transposition table at trick boundaries keyed by the cards still out (with the hands
   fixed, that is the whole position), the leader and a generation number (so the table is
   reused across searches without clearing); 2^17 entries (2 MiB: a bigger table finds no
-  fewer nodes on full deals and misses the cache more often); each entry, one 16-byte pair of words, holds a
-  lower and an upper bound and the best lead; buckets of two: one kept for the position with
+  fewer nodes on full deals and misses the cache more often); each entry, one 16-byte pair
+  of words, holds a lower and an upper bound and the best lead; buckets of two: one kept for the position with
   the most cards left, one always replaced;
 * bounds at each trick boundary on what the tricks left can still be worth: their card
   points and the last trick's 10, the roem still possible (a run, the stuk or four of a
@@ -31,8 +31,9 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
   history of the leads that caused cut-offs, and for the other cards a history of their
   own and a guess (winners before losers; points onto a partner's trick that the last
   player cannot beat; cheapest winner first); the last card of a trick by the exact trick
-  result. A cut-off at ply p adds 2^(32 - p) to its card's history, which then outweighs
-  the guesses (14% fewer nodes than 2^(8 - p/4), under which they only broke ties).
+  result. A cut-off at ply p adds 2^(32 - p) to its card's history, so a card that cut
+  near the root comes before the top-card rule and the guesses (14% fewer nodes than
+  2^(8 - p/4), under which the histories only broke ties).
 
 ``search_nb`` returns the fail-soft value for any window: a null window is one search; a
 wider one is narrowed by null-window searches, all sharing the table: the first at a guess
