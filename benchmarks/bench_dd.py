@@ -10,7 +10,11 @@ Prints median / p90 / p99 / max milliseconds and the machine.
                                      with ``solve(hands, trump, leader, alpha, beta, order)``
                                      on 32-bit boards) on the same deals, and compare values
         [--old FILE --check N]       compare the margins with another version of
-                                     ``klaverjassen_dd_nb`` (a file) on N deals
+                                     ``klaverjassen_dd_nb`` (a file, loaded as a module of
+                                     the ``fastsim`` package) on N deals, and the speeds:
+                                     CPU time, old and new solving each deal in turn
+        [--reps R]                   with --old: each deal R times, its fastest CPU time
+                                     (a shared machine's noise mostly slows a run down)
 """
 import argparse
 import importlib.util
@@ -88,6 +92,7 @@ def main():
     ap.add_argument("--yardstick", type=Path, default=None)
     ap.add_argument("--old", type=Path, default=None)
     ap.add_argument("--check", type=int, default=1000)
+    ap.add_argument("--reps", type=int, default=1)
     args = ap.parse_args()
     import numba
     numba.set_num_threads(1)
@@ -142,27 +147,48 @@ def main():
         print(f"  values differing from this solver's: {bad} of {len(yt)}")
 
     if args.old:
-        old = load_module(args.old, "dd_old_nb")
+        # a module of the package, so that its relative imports (``from ._jit ...``) resolve
+        old = load_module(args.old, "fastsim._dd_old_nb")
         ot = old.new_table()
         # a solver from before the variant tuple takes the three flags one by one
         old_rv = (rv,) if "rv" in inspect.signature(old.search_nb.py_func).parameters \
             else (False, False, False)
-        t_new, t_old = [], []
+        # CPU seconds and nodes per deal: [exact new, exact old, make new, make old]
+        cpu = np.zeros((4, args.check))
+        nodes = np.zeros((2, args.check))
         bad = 0
+        g_new, g_old = gen, 0
         for i, (hands, trump, team, leader) in enumerate(deals(args.check, args.seed + 1)):
-            a, w, _ = timed(dd.search_nb, hands, empty, 0, leader, -dd.INF, dd.INF, trump, team,
-                            0, rv, *table, gen + 1 + i,
-                            np.zeros(1, dtype=np.int64))
-            t_new.append(w)
-            b, w, _ = timed(old.search_nb, hands, empty, 0, leader, -old.INF, old.INF, trump,
-                            team, 0, *old_rv, *ot, i + 1, np.zeros(1, dtype=np.int64))
-            t_old.append(w)
-            bad += int(a) != int(b)
-        gen += args.check + 1
-        print(f"against {args.old.name} on {args.check} full deals (seed {args.seed + 1}): "
-              f"{args.check - bad} same values, {bad} different; exact value:")
-        stats("this solver", t_new[1:])
-        stats(args.old.name, t_old[1:])
+            for r in range(args.reps):
+                runs = []
+                for k, (mod, table_k, flags) in enumerate(((dd, table, (rv,)), (old, ot, old_rv))):
+                    if k == 0:
+                        g_new += 2
+                        g = g_new
+                    else:
+                        g_old += 2
+                        g = g_old
+                    cnt = np.zeros(1, dtype=np.int64)
+                    v, _, c = timed(mod.search_nb, hands, empty, 0, leader, -mod.INF, mod.INF,
+                                    trump, team, 0, *flags, *table_k, g - 1, cnt)
+                    _, _, cm = timed(mod.search_nb, hands, empty, 0, leader, 0, 1, trump, team,
+                                     0, *flags, *table_k, g, np.zeros(1, dtype=np.int64))
+                    runs.append(int(v))
+                    for row, t in ((k, c), (2 + k, cm)):
+                        cpu[row, i] = t if r == 0 else min(cpu[row, i], t)
+                    nodes[k, i] = cnt[0]
+                bad += (runs[0] != runs[1]) and r == 0
+        gen = g_new
+        print(f"against {args.old.name} on {args.check} full deals (seed {args.seed + 1}), "
+              f"CPU time, fastest of {args.reps}: {args.check - bad} same values, "
+              f"{bad} different")
+        stats("exact, this", cpu[0, 1:])
+        stats("exact, old", cpu[1, 1:])
+        stats("make, this", cpu[2, 1:])
+        stats("make, old", cpu[3, 1:])
+        print(f"  nodes (exact value, counted as each solver counts them): this median "
+              f"{int(np.median(nodes[0, 1:])):,}, total {int(nodes[0, 1:].sum()):,}; old median "
+              f"{int(np.median(nodes[1, 1:])):,}, total {int(nodes[1, 1:].sum()):,}")
 
 
 if __name__ == "__main__":

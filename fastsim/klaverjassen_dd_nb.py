@@ -12,8 +12,8 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
 * a transposition table at trick boundaries keyed by the cards still out (with the hands
   fixed, that is the whole position), the leader and a generation number (so the table is
   reused across searches without clearing); 2^17 entries (2 MiB: a bigger table finds no
-  fewer nodes on full deals and misses the cache more often); each entry, one 16-byte pair of words, holds a
-  lower and an upper bound and the best lead; buckets of two: one kept for the position with
+  fewer nodes on full deals and misses the cache more often); each entry, one 16-byte pair
+  of words, holds a lower and an upper bound and the best lead; buckets of two: one kept for the position with
   the most cards left, one always replaced;
 * bounds at each trick boundary on what the tricks left can still be worth: their card
   points and the last trick's 10, the roem still possible (a run, the stuk or four of a
@@ -24,14 +24,23 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
   times in an exact-value search), the last one by playing it out;
 * interchangeable cards are searched once: two 0-point cards of one suit (7 8 9 plain, 7 8
   trump) in one hand with no unplayed card between them, neither able to take part in roem;
+* enhanced transposition cut-offs: at the last card of a trick, the table entries of the
+  positions each card leads to are looked up first; one that already decides the window
+  ends the node (about 16% fewer nodes);
 * move ordering: the stored best lead, then top cards of their suit (plain before trump), a
-  history of the leads that caused cut-offs, and a guess for the other cards (winners
-  before losers; points onto a partner's trick that the last player cannot beat; cheapest
-  winner first); the last card of a trick by the exact trick result.
+  history of the leads that caused cut-offs, and for the other cards a history of their
+  own and a guess (winners before losers; points onto a partner's trick that the last
+  player cannot beat; cheapest winner first); the last card of a trick by the exact trick
+  result. A cut-off at ply p adds 2^(32 - p) to its card's history, so a card that cut
+  near the root comes before the top-card rule and the guesses (14% fewer nodes than
+  2^(8 - p/4), under which the histories only broke ties).
 
 ``search_nb`` returns the fail-soft value for any window: a null window is one search; a
-wider one is narrowed by null-window searches (the first at 0, "does maxteam make it?",
-then bisection of the interval the bounds leave), all sharing the table.
+wider one is narrowed by null-window searches, all sharing the table: the first at a guess
+(the value of a quick search that tries only the first two cards of each position, about
+2% of the nodes, under a generation of its own), then in steps away from it that double
+while the tests fail on the same side, then bisection of what is left (about 7 searches
+for an exact value where bisection from 0 took 8.6, 14% fewer nodes).
 """
 import numpy as np
 from ._jit import njit, prange
@@ -52,9 +61,14 @@ ZERO_POINT_CARDS = np.int64(0xE0 * 0x0001000100010001)   # 7 8 9 of every suit
 TT_BITS = 17
 TT_SIZE = 1 << TT_BITS
 GEN_MASK = (1 << 29) - 1
+GUESS_GEN = 1 << 28     # the generation bit of the guessing search (the callers' below it)
+GUESS_WIDTH = 2         # cards searched per position by the guessing search
+GUESS_STEP = 2          # the driver's first step away from the guess (doubling)
 _NO_LO = -30000      # stored bounds: beyond these means "none"
 _NO_HI = 30000
 MAX_PLY = 34
+ETC_MIN_CARDS = 8     # enhanced transposition cut-offs where the next trick boundary has
+                      # more cards than this (two tricks or more left: it has a table entry)
 TRUMP_DESC = np.array([9, 7, 12, 8, 11, 10, 6, 5], dtype=np.int64)   # J 9 A T K Q 8 7
 
 
@@ -464,13 +478,10 @@ def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, 
     # may the last player still beat the trick's winner (the 3rd hand's partner)?
     beat4 = False
     if tn == 2:
-        y = next_hand
-        while y:
-            q = lowest_nb(y)
-            y &= y - 1
-            if beats_nb(q, winner, led, trump):
-                beat4 = True
-                break
+        # a card of next_hand beats the winner: a stronger one of its suit, or any trump
+        # over a plain winner
+        beat4 = (next_hand & above_nb(winner, trump)) != 0 or \
+            ((winner >> 4) != trump and ((next_hand >> (16 * trump)) & RANK_MASK) != 0)
     x = legal
     while x:
         c = lowest_nb(x)
@@ -494,11 +505,11 @@ def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, 
             if (above_nb(c, trump) & rem) == 0:     # the top card of its suit
                 k += (np.int64(1) << 29) if (c >> 4) == trump else (np.int64(1) << 30)
         elif (wseat & 1) == my_team and (tn == 1 or not beat4):
-            k = (100 + pt - (40 if (c >> 4) == trump else 0)) * 1000000 + hist[player, c]
+            k = (100 + pt - (40 if (c >> 4) == trump else 0)) * 1000000 + hist[player + 4, c]
         elif beats_nb(c, winner, led, trump):
-            k = (200 - st + pt) * 1000000 + hist[player, c]
+            k = (200 - st + pt) * 1000000 + hist[player + 4, c]
         else:
-            k = (-pt - 16 * st) * 1000000 + hist[player, c]
+            k = (-pt - 16 * st) * 1000000 + hist[player + 4, c]
         _insert(out, d, keys, n, c, k)
         n += 1
     return n
@@ -506,11 +517,15 @@ def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, 
 
 @njit(cache=True)
 def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv, tt, gen,
-           counter, hist):
+           counter, hist, width):
     """Fail-soft alpha-beta from a position: ``hands0`` per seat (cards still held),
     ``trick[:tn0]`` the trick in progress led by seat ``leader0``. Returns the value of the
     rest of the deal from maxteam's side (see the module doc): exact when strictly inside
-    (alpha0, beta0), else a bound on the same side of the window."""
+    (alpha0, beta0), else a bound on the same side of the window.
+
+    ``width`` < 8 searches only the first ``width`` cards in each position (by the move
+    order): a guess, not a value, for the exact-value driver; such a search must have a
+    generation of its own (its table entries are guesses too)."""
     D = MAX_PLY
     hands = hands0.copy()
     mv = np.empty((D, 8), dtype=np.int64)
@@ -633,11 +648,52 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                              rv)
             if mode == 0:
                 legal = reduce_equivalent_nb(legal, hands[player], rem | mask, trump, rv)
-            last_trick = popcount_nb(rem) <= 4
-            n = _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick,
-                       maxteam, mode, rv, first, mv, d, keys, hist, rem,
-                       hands[(player + 1) & 3])
+            if tn == 3 and popcount_nb(rem) > ETC_MIN_CARDS:
+                # enhanced transposition cut-off: before searching the last card of a trick,
+                # look up each card's next position (a trick boundary) in the table; one
+                # whose stored bound plus the trick's value already reaches the window's
+                # far side ends the node with that bound (fail-soft, exact as any cut-off)
+                emax = (player & 1) == maxteam
+                y = legal
+                while y:
+                    c = lowest_nb(y)
+                    y &= y - 1
+                    ws = player if beats_nb(c, winner, led, trump) else wseat
+                    if mode == 0:
+                        v = pts + points_nb(c, trump) + \
+                            trick_roem_nb(mask | (np.int64(1) << c), trump, rv)
+                        if (ws & 1) != maxteam:
+                            v = -v
+                    else:
+                        v = 1 if (ws & 1) == maxteam else 0
+                    pos = _compress(rem ^ (np.int64(1) << c)) | (np.int64(ws) << 32)
+                    e = _tt_find(tt, _bucket(pos), pos | genbits)
+                    if e >= 0:
+                        data = tt[e, 1]
+                        if emax:
+                            lo = _unpack_lo(data)
+                            if lo > -INF and v + lo >= beta:
+                                ret = v + lo
+                                returning = True
+                                break
+                        else:
+                            hb = _unpack_hi(data)
+                            if hb < INF and v + hb <= alpha:
+                                ret = v + hb
+                                returning = True
+                                break
+                if returning:
+                    continue
+            if legal & (legal - 1) == 0:
+                mv[d, 0] = lowest_nb(legal)
+                n = 1
+            else:
+                n = _order(player, legal, tn, led, trump, winner, wseat, pts, mask,
+                           popcount_nb(rem) <= 4, maxteam, mode, rv, first, mv, d, keys, hist,
+                           rem, hands[(player + 1) & 3])
             P_player[d] = player
+            if n > width:
+                n = width
             P_n[d] = n
             P_i[d] = 0
             ismax = (player & 1) == maxteam
@@ -683,8 +739,13 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
             returning = False
             if P_alpha[d] >= P_beta[d]:
                 P_i[d] = P_n[d]  # cut-off
+                # a cut-off near the root weighs 2^(32 - ply), outweighing the move order's
+                # guesses (few nodes are near the root, so the sums stay far below 2^63; a
+                # wrap-around would change only the order, never a value)
                 if P_tn[d] == 0:
-                    hist[P_player[d], c] += np.int64(1) << (8 - d // 4)
+                    hist[P_player[d], c] += np.int64(1) << max(0, 32 - d)
+                else:       # the cards that followed: a history of their own
+                    hist[P_player[d] + 4, c] += np.int64(1) << max(0, 32 - d)
         # ---- at ply d: try the next move, or finish the node
         if P_i[d] >= P_n[d]:
             best = P_best[d]
@@ -767,18 +828,26 @@ def _range_nb(hands, trick, tn, leader, trump, maxteam, rv):
 def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv, tt, gen,
               counter):
     """The fail-soft value of a position for the window (alpha0, beta0) (see ``_ab_nb``):
-    one search for a null window; a wider window is narrowed by null-window searches (the
-    first at 0 | 1, then bisection of what is left), sharing the table."""
-    hist = np.zeros((4, 64), dtype=np.int64)
+    one search for a null window; a wider window is narrowed by null-window searches from
+    a guess (module doc), sharing the table. ``gen`` must be below ``GUESS_GEN``."""
+    gen = np.int64(gen) & (GUESS_GEN - 1)
+    hist = np.zeros((8, 64), dtype=np.int64)     # leads; following cards
     if beta0 - alpha0 <= 1:
         return _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode,
-                      rv, tt, gen, counter, hist)
+                      rv, tt, gen, counter, hist, 8)
     if mode == 0:
         lo, hi = _range_nb(hands0, trick, tn0, leader0, trump, maxteam, rv)
+        # a guess: the value when every position searches only its first GUESS_WIDTH cards
+        b = _ab_nb(hands0, trick, tn0, leader0, -INF, INF, trump, maxteam, mode, rv, tt,
+                   gen | GUESS_GEN, counter, hist, GUESS_WIDTH)
+        hist[:] = 0
     else:
         lo = 0
         hi = (popcount_nb(hands0[0] | hands0[1] | hands0[2] | hands0[3]) + tn0) >> 2
-    b = 1 if mode == 0 else hi
+        b = hi
+    # null-window tests from the guess, in steps that double while they fail on the same
+    # side, then bisection; lo and hi are what has been proved
+    step = GUESS_STEP
     while lo < hi:
         if hi <= alpha0:
             return hi
@@ -787,12 +856,16 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
         b = max(b, lo + 1, alpha0 + 1)
         b = min(b, hi, beta0)
         g = _ab_nb(hands0, trick, tn0, leader0, b - 1, b, trump, maxteam, mode, rv, tt, gen,
-                   counter, hist)
+                   counter, hist, 8)
         if g < b:
             hi = min(hi, g)
+            b = hi - step
         else:
             lo = max(lo, g)
-        b = (lo + hi + 1) >> 1
+            b = lo + step + 1
+        step *= 2
+        if mode == 1 or hi - lo <= 2 * step:
+            b = (lo + hi + 1) >> 1
     return lo
 
 
