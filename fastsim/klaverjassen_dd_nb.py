@@ -11,10 +11,14 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
 
 * a transposition table at trick boundaries keyed by the cards still out (with the hands
   fixed, that is the whole position), the leader and a generation number (so the table is
-  reused across searches without clearing); 2^17 entries (2 MiB: a bigger table finds no
-  fewer nodes on full deals and misses the cache more often); each entry, one 16-byte pair
-  of words, holds a lower and an upper bound and the best lead; buckets of two: one kept for the position with
-  the most cards left, one always replaced;
+  reused across searches; cleared only when the generation's high bits change); 2^17
+  entries of one 64-bit word each (1 MiB, aligned to cache lines: the table's reads are
+  most of the cache misses, and the 16-byte entries of before, 2 MiB, were about 10%
+  slower): the position's check bits (the key is lossless: a bijective hash of the 34-bit
+  position gives the bucket and the check bits), the generation's low bits, the tricks
+  left, an 11-bit lower and upper bound (beyond +-1022 stored weaker, never stronger) and
+  the best lead; buckets of two: one kept for the position with the most tricks left, one
+  always replaced;
 * bounds at each trick boundary on what the tricks left can still be worth: their card
   points and the last trick's 10, the roem still possible (a run, the stuk or four of a
   kind needs its cards in different hands), and the points of the top trumps, which their
@@ -31,7 +35,8 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
   history of the leads that caused cut-offs, and for the other cards a history of their
   own and a guess (winners before losers; points onto a partner's trick that the last
   player cannot beat; cheapest winner first); the last card of a trick by the exact trick
-  result. A cut-off at ply p adds 2^(32 - p) to its card's history, so a card that cut
+  result (ordered in the enhanced cut-offs' loop where they run: it has each card's trick
+  result). A cut-off at ply p adds 2^(32 - p) to its card's history, so a card that cut
   near the root comes before the top-card rule and the guesses (14% fewer nodes than
   2^(8 - p/4), under which the histories only broke ties).
 
@@ -60,12 +65,27 @@ INF = 1 << 20
 ZERO_POINT_CARDS = np.int64(0xE0 * 0x0001000100010001)   # 7 8 9 of every suit
 TT_BITS = 17
 TT_SIZE = 1 << TT_BITS
-GEN_MASK = (1 << 29) - 1
+# a table entry is one 64-bit word: the position's check bits (the low bits of a bijective
+# hash of the 34-bit position whose high bits give the bucket: lossless), the generation's
+# low bits, the number of tricks left less one (never 0 in an entry: an all-zero word is empty), the
+# lower and the upper bound, the best lead (its index among the 32 cards)
+POS_BITS = 34
+POS_MASK = (1 << POS_BITS) - 1
+HASH_MUL = 0x9E3779B97F4A7C15 & POS_MASK     # odd: multiplying by it permutes 0 .. 2^34 - 1
+CHECK_BITS = POS_BITS - (TT_BITS - 1)
+CHECK_MASK = (1 << CHECK_BITS) - 1
+GEN_BITS = 34 - CHECK_BITS          # with 3 bits left, 11 + 11 bounds and 5 move: 64 bits
+GEN_FIELD = (1 << GEN_BITS) - 1
+LEFT_SHIFT = 34
+LO_SHIFT = 37
+HI_SHIFT = 48
+MOVE_SHIFT = 59
+KEY_MASK = (1 << LO_SHIFT) - 1      # check bits, generation and tricks left
 GUESS_GEN = 1 << 28     # the generation bit of the guessing search (the callers' below it)
 GUESS_WIDTH = 2         # cards searched per position by the guessing search
 GUESS_STEP = 2          # the driver's first step away from the guess (doubling)
-_NO_LO = -30000      # stored bounds: beyond these means "none"
-_NO_HI = 30000
+_NO_LO = -1024       # stored bounds (11 bits): these mean "none"
+_NO_HI = 1023
 MAX_PLY = 34
 ETC_MIN_CARDS = 8     # enhanced transposition cut-offs where the next trick boundary has
                       # more cards than this (two tricks or more left: it has a table entry)
@@ -73,12 +93,20 @@ TRUMP_DESC = np.array([9, 7, 12, 8, 11, 10, 6, 5], dtype=np.int64)   # J 9 A T K
 
 
 def new_table():
-    """A transposition table (a 1-tuple, passed on as ``*table``): TT_SIZE entries of two
-    words (key, data); all zero is empty (no valid key is 0)."""
+    """A transposition table (a 1-tuple, passed on as ``*table``): TT_SIZE one-word entries
+    (all zero is empty) and, after them, the generation epoch the entries belong to."""
     # np.ones then zero: every page is written now, so the search pays no first-touch faults
-    t = np.ones((TT_SIZE, 2), dtype=np.int64)
+    t = np.ones(TT_SIZE + 8, dtype=np.int64)
     t[:] = 0
-    return (t,)
+    return (_aligned(t),)
+
+
+@njit(cache=True)
+def _aligned(t):
+    """The TT_SIZE + 1 words of ``t`` (TT_SIZE + 8 words) that start on a 64-byte boundary:
+    a bucket (two entries) then lies within one cache line (numpy aligns to 16 bytes only)."""
+    k = ((64 - (t.ctypes.data & 63)) & 63) >> 3
+    return t[k:k + TT_SIZE + 1]
 
 
 @njit(cache=True, inline="always")
@@ -89,37 +117,61 @@ def _compress(rem):
 
 
 @njit(cache=True, inline="always")
-def _bucket(pos):
-    h = np.uint64(pos) * np.uint64(0x9E3779B97F4A7C15)
-    return np.int64(h >> np.uint64(64 - TT_BITS)) & ~np.int64(1)
+def _hash(pos):
+    """A permutation of the 34-bit positions: its high bits pick the bucket, the others are
+    the entry's check bits (together they give the position back: the key is lossless)."""
+    return (pos * HASH_MUL) & POS_MASK
+
+
+@njit(cache=True, inline="always")
+def _bucket(x):
+    return (x >> CHECK_BITS) << 1
+
+
+@njit(cache=True, inline="always")
+def _key(x, genf, left):
+    # tricks left 2 .. 8 as 1 .. 7 (never 0: an all-zero word matches no key)
+    return (x & CHECK_MASK) | genf | (np.int64(left - 1) << LEFT_SHIFT)
 
 
 @njit(cache=True, inline="always")
 def _tt_find(tt, b, key):
-    if tt[b, 0] == key:
+    if (tt[b] & KEY_MASK) == key:
         return b
-    if tt[b + 1, 0] == key:
+    if (tt[b + 1] & KEY_MASK) == key:
         return b + 1
     return -1
 
 
 @njit(cache=True, inline="always")
 def _unpack_lo(data):
-    v = (data & 0xFFFF) - 32768
-    return -INF if v <= _NO_LO else v
+    v = ((data >> LO_SHIFT) & 2047) - 1024
+    return -INF if v == _NO_LO else v
 
 
 @njit(cache=True, inline="always")
 def _unpack_hi(data):
-    v = ((data >> 16) & 0xFFFF) - 32768
-    return INF if v >= _NO_HI else v
+    v = ((data >> HI_SHIFT) & 2047) - 1024
+    return INF if v == _NO_HI else v
+
+
+@njit(cache=True, inline="always")
+def _unpack_move(data):
+    """The stored best lead as a card code (0 .. 31 -> suit * 16 + 5 .. 12)."""
+    m = (data >> MOVE_SHIFT) & 31
+    return ((m >> 3) << 4) + (m & 7) + 5
 
 
 @njit(cache=True, inline="always")
 def _pack(lo, hi, move):
-    lo = max(min(lo, _NO_HI), _NO_LO)
-    hi = max(min(hi, _NO_HI), _NO_LO)
-    return np.int64(lo + 32768) | (np.int64(hi + 32768) << 16) | (np.int64(move) << 32)
+    """Bounds beyond 11 bits are stored weaker, never stronger: a lower bound above 1022
+    as 1022, below -1023 as none; an upper bound below -1023 as -1023, above 1022 as none
+    (values that large need huge roem; an exact value there is only a weaker entry)."""
+    lo = max(min(lo, _NO_HI - 1), _NO_LO)
+    hi = max(min(hi, _NO_HI), _NO_LO + 1)
+    m = ((move >> 4) << 3) | ((move & 15) - 5)
+    return (np.int64(lo + 1024) << LO_SHIFT) | (np.int64(hi + 1024) << HI_SHIFT) | \
+        (np.int64(m & 31) << MOVE_SHIFT)
 
 
 @njit(cache=True)
@@ -127,16 +179,16 @@ def _tt_store(tt, b, key, best, a0, b0, move):
     """Record a search result ``best`` found with window (a0, b0) at bucket ``b``."""
     e = _tt_find(tt, b, key)
     if e >= 0:
-        lo = _unpack_lo(tt[e, 1])
-        hi = _unpack_hi(tt[e, 1])
+        lo = _unpack_lo(tt[e])
+        hi = _unpack_hi(tt[e])
     else:
         lo = -INF
         hi = INF
-        # slot b keeps the bigger position (more cards), slot b + 1 is always replaced
-        k0 = tt[b, 0]
-        if (k0 >> 34) != (key >> 34) or popcount_nb(k0 & 0xFFFFFFFF) <= popcount_nb(key & 0xFFFFFFFF):
-            tt[b + 1, 0] = k0
-            tt[b + 1, 1] = tt[b, 1]
+        # slot b keeps the bigger position (more tricks left), slot b + 1 is always replaced
+        k0 = tt[b]
+        gmask = np.int64(GEN_FIELD) << CHECK_BITS
+        if (k0 & gmask) != (key & gmask) or (k0 >> LEFT_SHIFT & 7) <= (key >> LEFT_SHIFT):
+            tt[b + 1] = k0
             e = b
         else:
             e = b + 1
@@ -147,8 +199,7 @@ def _tt_store(tt, b, key, best, a0, b0, move):
     else:
         lo = best
         hi = best
-    tt[e, 0] = key
-    tt[e, 1] = _pack(lo, hi, move)
+    tt[e] = key | _pack(lo, hi, move)
 
 
 @njit(cache=True, inline="always")
@@ -552,7 +603,9 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
     P_rem = np.zeros(D, dtype=np.int64)
     P_vt = np.zeros(D, dtype=np.int64)
     P_max = np.zeros(D, dtype=np.bool_)
-    genbits = (np.int64(gen) & GEN_MASK) << 34
+    # the generation's field: its low bits and whether it is the guessing search's
+    genf = (((np.int64(gen) & GUESS_GEN) >> (28 - GEN_BITS + 1)) |
+            (np.int64(gen) & (GEN_FIELD >> 1))) << CHECK_BITS
 
     # the root's trick state
     led = -1
@@ -604,12 +657,12 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                     ret = left
                     returning = True
                 if not returning:
-                    pos = _compress(rem) | (np.int64(leader) << 32)
-                    key = pos | genbits
-                    slot = _bucket(pos)
+                    x = _hash(_compress(rem) | (np.int64(leader) << 32))
+                    key = _key(x, genf, left)
+                    slot = _bucket(x)
                     e = _tt_find(tt, slot, key)
                     if e >= 0:
-                        data = tt[e, 1]
+                        data = tt[e]
                         lo = _unpack_lo(data)
                         hb = _unpack_hi(data)
                         if lo >= beta or lo == hb:
@@ -623,7 +676,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                                 alpha = lo
                             if hb < beta:
                                 beta = hb
-                            first = (data >> 32) & 63
+                            first = _unpack_move(data)
                     if not returning and mode == 0 and left >= 3:
                         # (after the table: a table hit saves computing the bounds)
                         lb, ub = bounds_nb(hands[0], hands[1], hands[2], hands[3], rem, left,
@@ -654,6 +707,11 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                 # whose stored bound plus the trick's value already reaches the window's
                 # far side ends the node with that bound (fail-soft, exact as any cut-off)
                 emax = (player & 1) == maxteam
+                eleft = (popcount_nb(rem) - 1) >> 2
+                # the move order comes with it (as ``_order`` for the last card: by the
+                # trick's exact result, then the weaker card)
+                osign = 64 if emax else -64
+                n = 0
                 y = legal
                 while y:
                     c = lowest_nb(y)
@@ -664,12 +722,15 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                             trick_roem_nb(mask | (np.int64(1) << c), trump, rv)
                         if (ws & 1) != maxteam:
                             v = -v
+                        _insert(mv, d, keys, n, c, osign * v - strength_nb(c, trump))
                     else:
                         v = 1 if (ws & 1) == maxteam else 0
-                    pos = _compress(rem ^ (np.int64(1) << c)) | (np.int64(ws) << 32)
-                    e = _tt_find(tt, _bucket(pos), pos | genbits)
+                        _insert(mv, d, keys, n, c, osign * (2 * v - 1) - strength_nb(c, trump))
+                    n += 1
+                    x = _hash(_compress(rem ^ (np.int64(1) << c)) | (np.int64(ws) << 32))
+                    e = _tt_find(tt, _bucket(x), _key(x, genf, eleft))
                     if e >= 0:
-                        data = tt[e, 1]
+                        data = tt[e]
                         if emax:
                             lo = _unpack_lo(data)
                             if lo > -INF and v + lo >= beta:
@@ -684,7 +745,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                                 break
                 if returning:
                     continue
-            if legal & (legal - 1) == 0:
+            elif (legal & (legal - 1)) == 0:
                 mv[d, 0] = lowest_nb(legal)
                 n = 1
             else:
@@ -831,6 +892,12 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
     one search for a null window; a wider window is narrowed by null-window searches from
     a guess (module doc), sharing the table. ``gen`` must be below ``GUESS_GEN``."""
     gen = np.int64(gen) & (GUESS_GEN - 1)
+    # the entries keep only the generation's low bits: a new epoch of generations starts
+    # from an empty table (an old entry can never pass for a new one)
+    epoch = (gen >> (GEN_BITS - 1)) + 1
+    if tt[TT_SIZE] != epoch:
+        tt[:TT_SIZE] = 0
+        tt[TT_SIZE] = epoch
     hist = np.zeros((8, 64), dtype=np.int64)     # leads; following cards
     if beta0 - alpha0 <= 1:
         return _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode,
@@ -877,7 +944,7 @@ def solve_batch_nb(hands, trumps, teams, leaders, rv, chunk,
     n = hands.shape[0]
     n_chunks = (n + chunk - 1) // chunk
     for ci in prange(n_chunks):
-        tt = np.zeros((TT_SIZE, 2), dtype=np.int64)
+        tt = _aligned(np.zeros(TT_SIZE + 8, dtype=np.int64))
         empty = np.full(4, -1, dtype=np.int64)
         counter = np.zeros(1, dtype=np.int64)
         gen = 0

@@ -157,6 +157,27 @@ def test_full_deals_null_window_agrees_with_exact():
             assert (g > v) == (exact > v)
 
 
+def test_table_generations_that_share_their_low_bits():
+    """A table entry keeps only the generation's low bits (``dd.GEN_BITS - 1`` of them): a
+    search whose generation has other high bits must start from an empty table. The same
+    hands under each trump (the same positions, so the same keys, other values), solved in
+    one table with generations equal in their low bits, give the values of fresh tables."""
+    from fastsim import klaverjassen as kj
+    res = kj.simulate(kj.build_rules(), 1, seed=8)
+    hands = res.deals["hands"][0].astype(np.int64)
+    team = int(res.deals["playing_team"][0])
+    empty = np.full(4, -1, dtype=np.int64)
+    step = 1 << (dd.GEN_BITS - 1)
+    fresh = [dd.search_nb(hands, empty, 0, 1, -dd.INF, dd.INF, t, team, 0, RV,
+                          *dd.new_table(), 3, np.zeros(1, dtype=np.int64)) for t in range(4)]
+    assert len(set(fresh)) > 1      # else this test could not fail
+    table = dd.new_table()
+    for k, t in enumerate([0, 1, 2, 3, 0]):
+        v = dd.search_nb(hands, empty, 0, 1, -dd.INF, dd.INF, t, team, 0, RV, *table,
+                         3 + (k % 4) * step, np.zeros(1, dtype=np.int64))
+        assert v == fresh[t], (k, t)
+
+
 def test_fail_soft_windows_on_endings():
     """Any window: inside it the exact value, outside it a bound on the right side."""
     rnd = random.Random(7)
