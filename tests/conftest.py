@@ -26,6 +26,14 @@ def run_cli(*args, check=None, timeout=300):
     return proc
 
 
+def error_lines(stderr):
+    """stderr's lines without the compile note (analyzer/compile_note.py), which a process
+    prints once when a kernel it needs is not yet in the cache: an input error must be
+    exactly one of the remaining lines, whether the kernels were cached or not."""
+    return [x for x in stderr.strip().splitlines()
+            if not x.startswith(("troef: compiling", "troef: no writable cache"))]
+
+
 def invoke_cli(*args):
     """Run ``troef ARGS`` in this process through ``cli.main`` (the real entry point: it
     turns errors into one stderr line and calls ``sys.exit``) -> (exit code, stdout,

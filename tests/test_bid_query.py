@@ -6,7 +6,7 @@ import pytest
 
 import naive_boerenbridge as ref
 from analyzer.bid_query import bid_query
-from conftest import run_cli
+from conftest import error_lines, run_cli
 from helpers_bid import one_card_deals
 
 
@@ -117,5 +117,5 @@ def test_cli_json_shape():
 def test_bad_input(args, needle):
     p = run_cli("bid", "boerenbridge", *args)
     assert p.returncode == 2, (p.stdout, p.stderr)
-    assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
+    assert len(error_lines(p.stderr)) == 1 and "Traceback" not in p.stderr
     assert needle in p.stderr

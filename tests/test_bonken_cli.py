@@ -3,7 +3,7 @@ import json
 import pytest
 
 from analyzer.contract_query import contract_query
-from conftest import run_cli
+from conftest import error_lines, run_cli
 from fastsim.bonken_schema import CONTRACT_TOTAL, CONTRACTS
 
 SPADES = "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS"
@@ -92,7 +92,7 @@ def test_parquet_round_trip(tmp_path):
 def test_bad_input(args, needle):
     p = run_cli(*args)
     assert p.returncode == 2, (p.stdout, p.stderr)
-    assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
+    assert len(error_lines(p.stderr)) == 1 and "Traceback" not in p.stderr
     assert needle in p.stderr
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from analyzer.records import boonaken_records
-from conftest import run_cli
+from conftest import error_lines, run_cli
 from fastsim import boonaken as bo
 from fastsim.boonaken_schema import LADDER
 
@@ -126,5 +126,5 @@ def test_cli_and_bid_advice(tmp_path):
 def test_bad_input(args, needle):
     p = run_cli(*args)
     assert p.returncode == 2, (p.stdout, p.stderr)
-    assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
+    assert len(error_lines(p.stderr)) == 1 and "Traceback" not in p.stderr
     assert needle in p.stderr, p.stderr

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import error_lines
+
 pytest.importorskip("distributed")
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,7 +32,7 @@ def troef(*args):
     env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{HERE}")
     p = subprocess.run([sys.executable, "-c", PRELUDE, *map(str, args)], cwd=ROOT, env=env,
                        capture_output=True, text=True, timeout=BOUND)
-    err = [l for l in p.stderr.splitlines() if not l.startswith("troef: compiling")]
+    err = error_lines(p.stderr)
     return p.returncode, err
 
 
@@ -123,7 +125,7 @@ def test_workers_that_die_mid_run(empty_scheduler, tmp_path):
         p = subprocess.run([sys.executable, "-c", prelude, *DEALS, "--scheduler", addr,
                             "--out", out], cwd=ROOT, env=env, capture_output=True, text=True,
                            timeout=BOUND)
-        err = [l for l in p.stderr.splitlines() if not l.startswith("troef: compiling")]
+        err = error_lines(p.stderr)
         assert p.returncode == 2 and len(err) == 1, (p.returncode, err)
         assert "no workers" in err[0] and "--resume" in err[0] and str(out) in err[0], err
     finally:
@@ -140,6 +142,6 @@ def test_local_workers_that_keep_dying(tmp_path):
     p = subprocess.run([sys.executable, "-c", prelude, *DEALS, "--dask-workers", "2",
                         "--out", out], cwd=ROOT, env=env, capture_output=True, text=True,
                        timeout=BOUND)
-    err = [l for l in p.stderr.splitlines() if not l.startswith("troef: compiling")]
+    err = error_lines(p.stderr)
     assert p.returncode == 2 and len(err) == 1, (p.returncode, err)
     assert "Traceback" not in p.stderr and "--resume" in err[0], err

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from analyzer.trump_query import trump_query
-from conftest import run_cli
+from conftest import error_lines, run_cli
 
 HANDS = "JH 9H AH TS 7C 8C KD QD / 7H 8H AS KS QS 9C TC JD / TH KH JS 9S AC KC 7D 8D / QH 8S 7S JC QC AD TD 9D"
 
@@ -130,5 +130,5 @@ def test_stats_small_cases():
 def test_bad_input(args, needle):
     p = run_cli(*args)
     assert p.returncode == 2, (p.stdout, p.stderr)
-    assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
+    assert len(error_lines(p.stderr)) == 1 and "Traceback" not in p.stderr
     assert needle in p.stderr, p.stderr

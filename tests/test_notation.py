@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from conftest import run_cli
+from conftest import error_lines, run_cli
 
 EN_NL_RANK = dict(zip("23456789TJQKA", "23456789TBVHA"))
 EN_NL_SUIT = dict(zip("SHDC", "SHRK"))
@@ -191,8 +191,7 @@ def test_dutch_lines_spelled_out():
 
 def _one_line_error(p):
     assert p.returncode == 2, (p.stdout, p.stderr)
-    err = [x for x in p.stderr.strip().splitlines()
-           if not x.startswith(("troef: compiling", "troef: no writable cache"))]
+    err = error_lines(p.stderr)
     assert len(err) == 1 and err[0].startswith("troef: error:"), p.stderr
     assert "Traceback" not in p.stderr
     return err[0]

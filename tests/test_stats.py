@@ -126,7 +126,7 @@ def test_unknown_column():
 
 def test_stats_cli(tmp_path):
     import json
-    from conftest import run_cli
+    from conftest import error_lines, run_cli
     a, b = tmp_path / "std.parquet", tmp_path / "hard.parquet"
     run_cli("simulate", "boerenbridge", "--hand-size", 3, "--deals", 3000, "--out", a, check=0)
     run_cli("simulate", "boerenbridge", "--hand-size", 3, "--deals", 3000, "--variant",
@@ -153,9 +153,9 @@ def test_stats_cli(tmp_path):
     p = run_cli("stats", a, a, "--stat", "compare")
     assert p.returncode == 2 and "given twice" in p.stderr
     p = run_cli("stats", a, "--by", "nope")
-    assert p.returncode == 2 and "unknown column" in p.stderr and len(p.stderr.splitlines()) == 1
+    assert p.returncode == 2 and "unknown column" in p.stderr and len(error_lines(p.stderr)) == 1
     p = run_cli("stats", tmp_path / "missing.parquet")
     assert p.returncode == 2 and "no such results file" in p.stderr
     (tmp_path / "bad.parquet").write_text("not parquet")
     p = run_cli("stats", tmp_path / "bad.parquet")
-    assert p.returncode == 2 and "cannot read" in p.stderr and len(p.stderr.splitlines()) == 1
+    assert p.returncode == 2 and "cannot read" in p.stderr and len(error_lines(p.stderr)) == 1

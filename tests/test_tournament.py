@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from analyzer.tournament import seatings, tournament
-from conftest import run_cli
+from conftest import error_lines, run_cli
 
 
 def test_duplicate_scores_are_seat_balanced():
@@ -79,7 +79,7 @@ def test_heuristic_beats_random_everywhere(game, extra):
 ])
 def test_bad_input(args, needle):
     p = run_cli(*args)
-    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+    assert p.returncode == 2 and len(error_lines(p.stderr)) == 1
     assert needle in p.stderr, p.stderr
 
 
