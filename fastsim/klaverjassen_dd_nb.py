@@ -9,7 +9,7 @@ The search (``_ab_nb``) is fail-soft alpha-beta on bitboards, written as a loop 
 explicit stack of plies (numba cannot cache recursive functions: a cached recursive kernel
 crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
 
-* a transposition table at trick boundaries keyed by the cards still out (with the hands
+* a transposition table at trick boundaries with four tricks or more left, keyed by the cards still out (with the hands
   fixed, that is the whole position), the leader and a generation number (so the table is
   reused across searches; cleared only when the generation's high bits change); 2^17
   entries of one 64-bit word each (1 MiB, aligned to cache lines: the table's reads are
@@ -23,9 +23,18 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
   points and the last trick's 10, the roem still possible (a run, the stuk or four of a
   kind needs its cards in different hands), and the points of the top trumps, which their
   team takes for sure; a window they cannot reach is cut at once;
-* the last two tricks are solved by a small direct alpha-beta (``two_tricks_nb``), its
-  bound kept in the table like any other (the same two-trick ending comes back about five
-  times in an exact-value search), the last one by playing it out;
+* the last three tricks are solved by ``three_tricks_nb``: fixed nested loops over the
+  first of them (interchangeable cards once, a move order of ``_order``'s guesses without
+  the history, the last card by the trick's result, cut where the trick's result and the
+  most the two tricks after it can be worth already decide), the two tricks after it by a
+  small direct alpha-beta (``two_tricks_nb``) whose bounds are kept in a small table of
+  their own (``t2``: 2^14 one-word entries, lossless keys, made by ``search_nb`` for one
+  call: the hands, trump, team and mode are fixed there, so no generation is needed); the
+  positions with three tricks left keep their bounds in another such table (``t3``, 2^15
+  entries, 256 KiB; also read by the enhanced cut-offs of the trick before), not in the
+  main table: these small tables stay in the core's cache where the main table's reads
+  miss (about 20% less CPU time than the general search down to two tricks with every
+  position in the main table); the last trick by playing it out;
 * interchangeable cards are searched once: two 0-point cards of one suit (7 8 9 plain, 7 8
   trump) in one hand with no unplayed card between them, neither able to take part in roem;
 * enhanced transposition cut-offs: at the last card of a trick, the table entries of the
@@ -89,6 +98,24 @@ _NO_HI = 1023
 MAX_PLY = 34
 ETC_MIN_CARDS = 8     # enhanced transposition cut-offs where the next trick boundary has
                       # more cards than this (two tricks or more left: it has a table entry)
+# the small tables of one ``search_nb`` call (``t2``: two-trick endings, ``t3``: positions
+# with three tricks left): an entry is the check bits of the position's hash (the index is
+# its top bits: lossless), the lower and the upper bound (11 bits each, as ``_pack``) and a
+# bit that marks it used; only exact bounds are stored there (``three_tricks_nb`` is exact
+# in the guessing search too), so they need no generation
+T2_BITS = 14          # the three-trick solver's own table of two-trick endings
+T2_SIZE = 1 << T2_BITS
+T2_CHECK = POS_BITS - T2_BITS
+T2_LO = T2_CHECK
+T2_HI = T2_CHECK + 11
+T2_VALID = np.int64(1) << (T2_CHECK + 22)
+T2_KEY = T2_VALID | ((np.int64(1) << T2_CHECK) - 1)
+T3_BITS = 15          # the positions with three tricks left: a table of their own
+                      # (2^14 and 2^16 entries were no faster)
+T3_SIZE = 1 << T3_BITS
+T3_CHECK = POS_BITS - T3_BITS
+T3_VALID = np.int64(1) << (T3_CHECK + 22)
+T3_KEY = T3_VALID | ((np.int64(1) << T3_CHECK) - 1)
 TRUMP_DESC = np.array([9, 7, 12, 8, 11, 10, 6, 5], dtype=np.int64)   # J 9 A T K Q 8 7
 
 
@@ -172,6 +199,34 @@ def _pack(lo, hi, move):
     m = ((move >> 4) << 3) | ((move & 15) - 5)
     return (np.int64(lo + 1024) << LO_SHIFT) | (np.int64(hi + 1024) << HI_SHIFT) | \
         (np.int64(m & 31) << MOVE_SHIFT)
+
+
+@njit(cache=True, inline="always")
+def _small_lo(e, shift):
+    v = ((e >> shift) & 2047) - 1024
+    return -INF if v == _NO_LO else v
+
+
+@njit(cache=True, inline="always")
+def _small_hi(e, shift):
+    v = ((e >> (shift + 11)) & 2047) - 1024
+    return INF if v == _NO_HI else v
+
+
+@njit(cache=True, inline="always")
+def _small_entry(k, elo, ehi, r, lo, hi, shift):
+    """The entry of key ``k`` (bounds elo, ehi before) after a search of window (lo, hi)
+    returned ``r``: the bounds in 11 bits each from bit ``shift`` (stored as ``_pack``)."""
+    if r <= lo:
+        ehi = min(ehi, r)
+    elif r >= hi:
+        elo = max(elo, r)
+    else:
+        elo = r
+        ehi = r
+    elo = max(min(elo, _NO_HI - 1), _NO_LO)
+    ehi = max(min(ehi, _NO_HI), _NO_LO + 1)
+    return k | (np.int64(elo + 1024) << shift) | (np.int64(ehi + 1024) << (shift + 11))
 
 
 @njit(cache=True)
@@ -461,6 +516,253 @@ def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, beta)
 
 
 @njit(cache=True, inline="always")
+def _ordered3(x, tn, winner, wseat, player, trump, unplayed, next_hand):
+    """The cards of ``x`` (a hand's legal cards in a three-trick ending: at most 3) most
+    promising first, 6 bits each, and their number (``_order``'s guesses, no history)."""
+    beat4 = False
+    if tn == 2:
+        beat4 = (next_hand & above_nb(winner, trump)) != 0 or \
+            ((winner >> 4) != trump and ((next_hand >> (16 * trump)) & RANK_MASK) != 0)
+    n = 0
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    k0 = 0
+    k1 = 0
+    k2 = 0
+    while x:
+        c = lowest_nb(x)
+        x &= x - 1
+        st = strength_nb(c, trump)
+        pt = points_nb(c, trump)
+        if tn == 0:
+            k = 16 * st + pt
+            if (above_nb(c, trump) & unplayed) == 0:     # the top card of its suit
+                k += 2048 if (c >> 4) == trump else 4096
+        elif (wseat & 1) == (player & 1) and (tn == 1 or not beat4):
+            k = 100 + pt - (40 if (c >> 4) == trump else 0)
+        elif beats_nb(c, winner, winner >> 4, trump):
+            k = 200 - st + pt
+        else:
+            k = -pt - 16 * st
+        if n == 0 or k > k0:
+            c2, k2 = c1, k1
+            c1, k1 = c0, k0
+            c0, k0 = c, k
+        elif n == 1 or k > k1:
+            c2, k2 = c1, k1
+            c1, k1 = c, k
+        else:
+            c2, k2 = c, k
+        n += 1
+    return c0 | (c1 << 6) | (c2 << 12), n
+
+
+@njit(cache=True)
+def three_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, beta, span,
+                    t2):
+    """Value of the last three tricks (three cards in each hand), fail-soft alpha-beta over
+    the ways to play the first of them (interchangeable cards once, the cards in the order
+    of ``_order``'s guesses, the last card by the trick's result), the two tricks after it
+    by ``two_tricks_nb``. ``span``: a bound on the absolute value of the three tricks in
+    mode 0 (card points, the last trick's 10 and the roem possible: ``bounds_nb``); the
+    two tricks after the first are worth at most it less the first trick's card points.
+    No table: called at a trick boundary with three tricks left, its result kept there."""
+    p0 = leader
+    p1 = (leader + 1) & 3
+    p2 = (leader + 2) & 3
+    p3 = (leader + 3) & 3
+    sg = 1 if (p0 & 1) == maxteam else -1     # values below are from p0's side
+    A = alpha if sg == 1 else -beta
+    B = beta if sg == 1 else -alpha
+    h0 = _pick(p0, q0, q1, q2, q3)
+    h1 = _pick(p1, q0, q1, q2, q3)
+    h2 = _pick(p2, q0, q1, q2, q3)
+    h3 = _pick(p3, q0, q1, q2, q3)
+    unplayed = q0 | q1 | q2 | q3
+    x0 = h0
+    if mode == 0:
+        x0 = reduce_equivalent_nb(x0, h0, unplayed, trump, rv)
+    o0, n0 = _ordered3(x0, 0, -1, -1, p0, trump, unplayed, h1)
+    best0 = -INF
+    for i0 in range(n0):
+        c0 = (o0 >> (6 * i0)) & 63
+        led = c0 >> 4
+        hi0 = c0 if led == trump else -1
+        pt0 = points_nb(c0, trump)
+        a = max(A, best0)
+        best1 = INF
+        x1 = legal_nb(h1, led, trump, hi0, False, rv)
+        if mode == 0:
+            x1 = reduce_equivalent_nb(x1, h1, unplayed, trump, rv)
+        o1, n1 = _ordered3(x1, 1, c0, p0, p1, trump, unplayed, h2)
+        for i1 in range(n1):
+            c1 = (o1 >> (6 * i1)) & 63
+            if beats_nb(c1, c0, led, trump):
+                w1 = c1
+                s1 = p1
+            else:
+                w1 = c0
+                s1 = p0
+            hi1 = hi0
+            if (c1 >> 4) == trump and (hi1 < 0 or strength_nb(c1, trump) > strength_nb(hi1, trump)):
+                hi1 = c1
+            pt1 = pt0 + points_nb(c1, trump)
+            b = min(B, best1)
+            best2 = -INF
+            x2 = legal_nb(h2, led, trump, hi1, s1 == p0, rv)
+            if mode == 0:
+                x2 = reduce_equivalent_nb(x2, h2, unplayed, trump, rv)
+            o2, n2 = _ordered3(x2, 2, w1, s1, p2, trump, unplayed, h3)
+            for i2 in range(n2):
+                c2 = (o2 >> (6 * i2)) & 63
+                if beats_nb(c2, w1, led, trump):
+                    w2 = c2
+                    s2 = p2
+                else:
+                    w2 = w1
+                    s2 = s1
+                hi2 = hi1
+                if (c2 >> 4) == trump and (hi2 < 0 or strength_nb(c2, trump) > strength_nb(hi2, trump)):
+                    hi2 = c2
+                pt2 = pt1 + points_nb(c2, trump)
+                a2 = max(a, best2)
+                x3 = legal_nb(h3, led, trump, hi2, s2 == p1, rv)
+                if mode == 0:
+                    x3 = reduce_equivalent_nb(x3, h3, unplayed, trump, rv)
+                m2 = (np.int64(1) << c0) | (np.int64(1) << c1) | (np.int64(1) << c2)
+                # the last card: each one's trick result (p0's side), smallest first, and
+                # a bound on the two tricks after it
+                n3 = 0
+                ca = 0
+                cb = 0
+                cc = 0
+                ta = 0
+                tb = 0
+                tc = 0
+                sa = 0
+                sb = 0
+                sc = 0
+                ra = 0
+                rb = 0
+                rc = 0
+                while x3:
+                    c3 = lowest_nb(x3)
+                    x3 &= x3 - 1
+                    s3 = p3 if beats_nb(c3, w2, led, trump) else s2
+                    if mode == 0:
+                        tp = pt2 + points_nb(c3, trump)
+                        v = tp + trick_roem_nb(m2 | (np.int64(1) << c3), trump, rv)
+                        if (s3 & 1) != (p0 & 1):
+                            v = -v
+                        rr = span - tp
+                    else:
+                        v = 1 if (s3 & 1) == maxteam else 0
+                        v *= sg
+                        rr = 2
+                    # insertion by v ascending
+                    if n3 == 0 or v < ta:
+                        cc, tc, sc, rc = cb, tb, sb, rb
+                        cb, tb, sb, rb = ca, ta, sa, ra
+                        ca, ta, sa, ra = c3, v, s3, rr
+                    elif n3 == 1 or v < tb:
+                        cc, tc, sc, rc = cb, tb, sb, rb
+                        cb, tb, sb, rb = c3, v, s3, rr
+                    else:
+                        cc, tc, sc, rc = c3, v, s3, rr
+                    n3 += 1
+                r0 = h0 ^ (np.int64(1) << c0)
+                r1 = h1 ^ (np.int64(1) << c1)
+                r2 = h2 ^ (np.int64(1) << c2)
+                best3 = INF
+                for k in range(n3):
+                    if k == 0:
+                        c3, t, s3, rr = ca, ta, sa, ra
+                    elif k == 1:
+                        c3, t, s3, rr = cb, tb, sb, rb
+                    else:
+                        c3, t, s3, rr = cc, tc, sc, rc
+                    bb = min(b, best3)
+                    if t - rr >= bb:
+                        # at least t - rr: cannot come below the window
+                        best3 = min(best3, t - rr)
+                        continue
+                    if t + rr <= a2:
+                        # at most t + rr: fails low, a cut-off
+                        best3 = min(best3, t + rr)
+                        break
+                    r3 = h3 ^ (np.int64(1) << c3)
+                    # the two tricks after it, maxteam's side: the window, then the
+                    # ending's entry in t2 (lossless key: its cards and leader)
+                    if sg == 1:
+                        lo = a2 - t
+                        hi = bb - t
+                    else:
+                        lo = t - bb
+                        hi = t - a2
+                    x = _hash(_compress(unplayed ^ m2 ^ (np.int64(1) << c3)) |
+                              (np.int64(s3) << 32))
+                    slot = x >> T2_CHECK
+                    e = t2[slot]
+                    k2 = (x & (T2_KEY ^ T2_VALID)) | T2_VALID
+                    elo = -INF
+                    ehi = INF
+                    r = 0
+                    done = False
+                    if (e & T2_KEY) == k2:
+                        elo = ((e >> T2_LO) & 2047) - 1024
+                        ehi = ((e >> T2_HI) & 2047) - 1024
+                        elo = -INF if elo == _NO_LO else elo
+                        ehi = INF if ehi == _NO_HI else ehi
+                        if elo >= hi or elo == ehi:
+                            r = elo
+                            done = True
+                        elif ehi <= lo:
+                            r = ehi
+                            done = True
+                        else:
+                            lo = max(lo, elo)
+                            hi = min(hi, ehi)
+                    if not done:
+                        r = two_tricks_nb(_pick((0 - p0) & 3, r0, r1, r2, r3),
+                                          _pick((1 - p0) & 3, r0, r1, r2, r3),
+                                          _pick((2 - p0) & 3, r0, r1, r2, r3),
+                                          _pick((3 - p0) & 3, r0, r1, r2, r3),
+                                          s3, trump, maxteam, mode, rv, lo, hi)
+                        if r <= lo:
+                            ehi = min(ehi, r)
+                        elif r >= hi:
+                            elo = max(elo, r)
+                        else:
+                            elo = r
+                            ehi = r
+                        # (beyond 11 bits stored weaker, as ``_pack``)
+                        elo = max(min(elo, _NO_HI - 1), _NO_LO)
+                        ehi = max(min(ehi, _NO_HI), _NO_LO + 1)
+                        t2[slot] = k2 | (np.int64(elo + 1024) << T2_LO) | \
+                            (np.int64(ehi + 1024) << T2_HI)
+                    if sg != 1:
+                        r = -r
+                    v = t + r
+                    if v < best3:
+                        best3 = v
+                        if best3 <= a2:
+                            break
+                if best3 > best2:
+                    best2 = best3
+                    if best2 >= b:
+                        break
+            if best2 < best1:
+                best1 = best2
+                if best1 <= a:
+                    break
+        if best1 > best0:
+            best0 = best1
+            if best0 >= B:
+                break
+    return sg * best0
+
+@njit(cache=True, inline="always")
 def _roem_free(r, s, hand, unplayed, rv):
     """Can the card of rank ``r`` in suit ``s`` (held by ``hand``) never be part of any roem
     (a run, or four of a kind of a rank that scores: ``four_value_nb``)? Its partners must
@@ -568,7 +870,7 @@ def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, 
 
 @njit(cache=True)
 def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv, tt, gen,
-           counter, hist, width):
+           counter, hist, width, t2, t3):
     """Fail-soft alpha-beta from a position: ``hands0`` per seat (cards still held),
     ``trick[:tn0]`` the trick in progress led by seat ``leader0``. Returns the value of the
     rest of the deal from maxteam's side (see the module doc): exact when strictly inside
@@ -576,7 +878,10 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
 
     ``width`` < 8 searches only the first ``width`` cards in each position (by the move
     order): a guess, not a value, for the exact-value driver; such a search must have a
-    generation of its own (its table entries are guesses too)."""
+    generation of its own (its table entries are guesses too; positions with three tricks
+    left or fewer are still solved exactly). ``t2``, ``t3``: the small tables of one
+    ``search_nb`` call (module doc). ``counter[0]`` counts the positions this search
+    enters (not those inside ``three_tricks_nb`` and ``two_tricks_nb``)."""
     D = MAX_PLY
     hands = hands0.copy()
     mv = np.empty((D, 8), dtype=np.int64)
@@ -644,6 +949,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
             slot = -1
             key = np.int64(0)
             first = -1
+            span = INF
             if tn == 0:
                 left = popcount_nb(rem) >> 2
                 if left <= 1:
@@ -656,6 +962,43 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                 elif mode == 1 and left <= alpha:
                     ret = left
                     returning = True
+                if not returning and left == 3:
+                    # three tricks left: the positions' own table (exact values only, from
+                    # every search of this call, the guessing one too), the bounds, then
+                    # ``three_tricks_nb``
+                    x = _hash(_compress(rem) | (np.int64(leader) << 32))
+                    s3 = x >> T3_CHECK
+                    k3 = (x & (T3_KEY ^ T3_VALID)) | T3_VALID
+                    e3 = t3[s3]
+                    elo = -INF
+                    ehi = INF
+                    if (e3 & T3_KEY) == k3:
+                        elo = _small_lo(e3, T3_CHECK)
+                        ehi = _small_hi(e3, T3_CHECK)
+                        if elo >= beta or elo == ehi:
+                            ret = elo
+                            returning = True
+                        elif ehi <= alpha:
+                            ret = ehi
+                            returning = True
+                        else:
+                            alpha = max(alpha, elo)
+                            beta = min(beta, ehi)
+                    if not returning and mode == 0:
+                        lb, ub = bounds_nb(hands[0], hands[1], hands[2], hands[3], rem, left,
+                                           trump, maxteam, rv)
+                        span = max(ub, -lb)
+                        if ub <= alpha:
+                            ret = ub
+                            returning = True
+                        elif lb >= beta:
+                            ret = lb
+                            returning = True
+                    if not returning:
+                        ret = three_tricks_nb(hands[0], hands[1], hands[2], hands[3], leader,
+                                              trump, maxteam, mode, rv, alpha, beta, span, t2)
+                        t3[s3] = _small_entry(k3, elo, ehi, ret, alpha, beta, T3_CHECK)
+                        returning = True
                 if not returning:
                     x = _hash(_compress(rem) | (np.int64(leader) << 32))
                     key = _key(x, genf, left)
@@ -681,6 +1024,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                         # (after the table: a table hit saves computing the bounds)
                         lb, ub = bounds_nb(hands[0], hands[1], hands[2], hands[3], rem, left,
                                            trump, maxteam, rv)
+                        span = max(ub, -lb)     # the bound on the tricks' absolute value
                         if ub <= alpha:
                             ret = ub
                             returning = True
@@ -728,6 +1072,22 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                         _insert(mv, d, keys, n, c, osign * (2 * v - 1) - strength_nb(c, trump))
                     n += 1
                     x = _hash(_compress(rem ^ (np.int64(1) << c)) | (np.int64(ws) << 32))
+                    if eleft == 3:
+                        e3 = t3[x >> T3_CHECK]
+                        if (e3 & T3_KEY) == ((x & (T3_KEY ^ T3_VALID)) | T3_VALID):
+                            if emax:
+                                lo = _small_lo(e3, T3_CHECK)
+                                if lo > -INF and v + lo >= beta:
+                                    ret = v + lo
+                                    returning = True
+                                    break
+                            else:
+                                hb = _small_hi(e3, T3_CHECK)
+                                if hb < INF and v + hb <= alpha:
+                                    ret = v + hb
+                                    returning = True
+                                    break
+                        continue
                     e = _tt_find(tt, _bucket(x), _key(x, genf, eleft))
                     if e >= 0:
                         data = tt[e]
@@ -899,14 +1259,16 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
         tt[:TT_SIZE] = 0
         tt[TT_SIZE] = epoch
     hist = np.zeros((8, 64), dtype=np.int64)     # leads; following cards
+    t2 = np.zeros(T2_SIZE, dtype=np.int64)       # two-trick endings (``three_tricks_nb``)
+    t3 = np.zeros(T3_SIZE, dtype=np.int64)       # positions with three tricks left
     if beta0 - alpha0 <= 1:
         return _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode,
-                      rv, tt, gen, counter, hist, 8)
+                      rv, tt, gen, counter, hist, 8, t2, t3)
     if mode == 0:
         lo, hi = _range_nb(hands0, trick, tn0, leader0, trump, maxteam, rv)
         # a guess: the value when every position searches only its first GUESS_WIDTH cards
         b = _ab_nb(hands0, trick, tn0, leader0, -INF, INF, trump, maxteam, mode, rv, tt,
-                   gen | GUESS_GEN, counter, hist, GUESS_WIDTH)
+                   gen | GUESS_GEN, counter, hist, GUESS_WIDTH, t2, t3)
         hist[:] = 0
     else:
         lo = 0
@@ -923,7 +1285,7 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
         b = max(b, lo + 1, alpha0 + 1)
         b = min(b, hi, beta0)
         g = _ab_nb(hands0, trick, tn0, leader0, b - 1, b, trump, maxteam, mode, rv, tt, gen,
-                   counter, hist, 8)
+                   counter, hist, 8, t2, t3)
         if g < b:
             hi = min(hi, g)
             b = hi - step

@@ -262,3 +262,76 @@ def test_full_deals_match_stored_values():
 def test_full_deals_match_stored_values_all():
     """All 1,000 stored full deals, every variant."""
     _stored_values_check(1000)
+
+
+@pytest.mark.parametrize("variant", [[], ["amsterdam"], ["undertrump=forced"],
+                                     ["four_of_a_kind=all_100"]])
+def test_three_trick_solver_matches_brute_force(variant):
+    """``three_tricks_nb`` (called at trick boundaries with three tricks left) against
+    brute-force minimax on random 3-trick endings, margins and trick counts, any window:
+    inside it the exact value, outside it a bound on the right side."""
+    rnd = random.Random(hash(tuple(variant)) & 0xFFFF)
+    rules = build_rules(variant)
+    outside = 0
+    for k in range(60):
+        cards = rnd.sample(DECK, 12)
+        hands = [cards[3 * p:3 * p + 3] for p in range(4)]
+        leader, trump, team = rnd.randrange(4), rnd.randrange(4), rnd.randrange(2)
+        hs = [[card_str(c) for c in x] for x in hands]
+        q = [np.int64(sum(1 << c for c in x)) for x in hands]
+        lb, ub = dd.bounds_nb(*q, q[0] | q[1] | q[2] | q[3], 3, trump, team, rules.flags)
+        span = max(ub, -lb)
+        for mode, name in ((0, "margin"), (1, "tricks")):
+            exact = brute(hs, leader, "SHDC"[trump], team, [], rules, mode=name)
+            windows = [(-dd.INF, dd.INF)]
+            for _ in range(4):
+                a = exact + (rnd.randint(-60, 60) if mode == 0 else rnd.randint(-2, 2))
+                windows.append((a, a + rnd.choice([1, 1, 2, 5, 30, 200])))
+            t2 = np.zeros(dd.T2_SIZE, dtype=np.int64)     # shared by the windows
+            for a, b in windows:
+                g = dd.three_tricks_nb(*q, leader, trump, team, mode, rules.flags, a, b, span,
+                                       t2)
+                if a < exact < b:
+                    assert g == exact, (k, mode, a, b)
+                elif exact <= a:
+                    assert exact <= g <= a, (k, mode, a, b)
+                    outside += 1
+                else:
+                    assert b <= g <= exact, (k, mode, a, b)
+                    outside += 1
+    assert outside > 50     # windows on both sides were tried
+
+
+@pytest.mark.parametrize("variant", [[], ["amsterdam"], ["undertrump=forced"],
+                                     ["four_of_a_kind=all_100"]])
+def test_four_trick_endings_match_brute_force(variant):
+    """Random 4-trick endings from a trick boundary (where ``four_tricks_nb`` takes over),
+    margins and trick counts, any window, one table: inside the window the exact value,
+    outside it a bound on the right side."""
+    rnd = random.Random(4 + (hash(tuple(variant)) & 0xFFFF))
+    rules = build_rules(variant)
+    table = dd.new_table()
+    gen = 1
+    for k in range(12):
+        cards = rnd.sample(DECK, 16)
+        hands = [cards[4 * p:4 * p + 4] for p in range(4)]
+        leader, trump, team = rnd.randrange(4), rnd.randrange(4), rnd.randrange(2)
+        hs = [[card_str(c) for c in x] for x in hands]
+        h = np.array([sum(1 << c for c in x) for x in hands], dtype=np.int64)
+        tr = np.full(4, -1, dtype=np.int64)
+        for mode, name in ((0, "margin"), (1, "tricks")):
+            exact = brute(hs, leader, "SHDC"[trump], team, [], rules, mode=name)
+            windows = [(-dd.INF, dd.INF)]
+            for _ in range(4):
+                a = exact + (rnd.randint(-60, 60) if mode == 0 else rnd.randint(-2, 2))
+                windows.append((a, a + rnd.choice([1, 1, 2, 5, 30, 200])))
+            for a, b in windows:
+                gen += 1
+                g = dd.search_nb(h, tr, 0, leader, a, b, trump, team, mode, rules.flags,
+                                 *table, gen, np.zeros(1, dtype=np.int64))
+                if a < exact < b:
+                    assert g == exact, (k, mode, a, b)
+                elif exact <= a:
+                    assert exact <= g <= a, (k, mode, a, b)
+                else:
+                    assert b <= g <= exact, (k, mode, a, b)
