@@ -178,6 +178,29 @@ def test_table_generations_that_share_their_low_bits():
         assert v == fresh[t], (k, t)
 
 
+def _fail_soft(g, exact, a, b, where):
+    """A search result ``g`` under the window (a, b): inside it the exact value, outside it a
+    bound on the right side. Returns True when the value lay outside the window."""
+    if a < exact < b:
+        assert g == exact, (where, a, b)
+        return False
+    if exact <= a:
+        assert exact <= g <= a, (where, a, b)
+    else:
+        assert b <= g <= exact, (where, a, b)
+    return True
+
+
+def _windows(rnd, exact, mode):
+    """The full window and four random ones around ``exact`` (points for mode 0, tricks
+    for mode 1), some narrow, some wide."""
+    windows = [(-dd.INF, dd.INF)]
+    for _ in range(4):
+        a = exact + (rnd.randint(-60, 60) if mode == 0 else rnd.randint(-2, 2))
+        windows.append((a, a + rnd.choice([1, 1, 2, 5, 30, 200])))
+    return windows
+
+
 def test_fail_soft_windows_on_endings():
     """Any window: inside it the exact value, outside it a bound on the right side."""
     rnd = random.Random(7)
@@ -197,12 +220,7 @@ def test_fail_soft_windows_on_endings():
             b = a + rnd.choice([1, 1, 2, 5, 30, 200])
             g = dd.search_nb(h, tr, len(trick), leader, a, b, trump, team, 0, rv, *table,
                              1000 + 4 * k + _, np.zeros(1, dtype=np.int64))
-            if a < exact < b:
-                assert g == exact
-            elif exact <= a:
-                assert exact <= g <= a
-            else:
-                assert b <= g <= exact
+            _fail_soft(g, exact, a, b, k)
 
 
 def test_reference_solver_matches_brute_force():
@@ -264,6 +282,15 @@ def test_full_deals_match_stored_values_all():
     _stored_values_check(1000)
 
 
+def _boundary_ending(rnd, n_tricks):
+    """A random ending of ``n_tricks`` tricks at a trick boundary: the hands (card codes and
+    names), the leader, the trump suit and the side whose margin counts."""
+    cards = rnd.sample(DECK, 4 * n_tricks)
+    hands = [cards[n_tricks * p:n_tricks * (p + 1)] for p in range(4)]
+    leader, trump, team = rnd.randrange(4), rnd.randrange(4), rnd.randrange(2)
+    return hands, [[card_str(c) for c in x] for x in hands], leader, trump, team
+
+
 @pytest.mark.parametrize("variant", [[], ["amsterdam"], ["undertrump=forced"],
                                      ["four_of_a_kind=all_100"]])
 def test_three_trick_solver_matches_brute_force(variant):
@@ -274,38 +301,25 @@ def test_three_trick_solver_matches_brute_force(variant):
     rules = build_rules(variant)
     outside = 0
     for k in range(60):
-        cards = rnd.sample(DECK, 12)
-        hands = [cards[3 * p:3 * p + 3] for p in range(4)]
-        leader, trump, team = rnd.randrange(4), rnd.randrange(4), rnd.randrange(2)
-        hs = [[card_str(c) for c in x] for x in hands]
+        hands, hs, leader, trump, team = _boundary_ending(rnd, 3)
         q = [np.int64(sum(1 << c for c in x)) for x in hands]
         lb, ub = dd.bounds_nb(*q, q[0] | q[1] | q[2] | q[3], 3, trump, team, rules.flags)
         span = max(ub, -lb)
         for mode, name in ((0, "margin"), (1, "tricks")):
             exact = brute(hs, leader, "SHDC"[trump], team, [], rules, mode=name)
-            windows = [(-dd.INF, dd.INF)]
-            for _ in range(4):
-                a = exact + (rnd.randint(-60, 60) if mode == 0 else rnd.randint(-2, 2))
-                windows.append((a, a + rnd.choice([1, 1, 2, 5, 30, 200])))
+            windows = _windows(rnd, exact, mode)
             t2 = np.zeros(dd.T2_SIZE, dtype=np.int64)     # shared by the windows
             for a, b in windows:
                 g = dd.three_tricks_nb(*q, leader, trump, team, mode, rules.flags, a, b, span,
                                        t2)
-                if a < exact < b:
-                    assert g == exact, (k, mode, a, b)
-                elif exact <= a:
-                    assert exact <= g <= a, (k, mode, a, b)
-                    outside += 1
-                else:
-                    assert b <= g <= exact, (k, mode, a, b)
-                    outside += 1
+                outside += _fail_soft(g, exact, a, b, (k, mode))
     assert outside > 50     # windows on both sides were tried
 
 
 @pytest.mark.parametrize("variant", [[], ["amsterdam"], ["undertrump=forced"],
                                      ["four_of_a_kind=all_100"]])
 def test_four_trick_endings_match_brute_force(variant):
-    """Random 4-trick endings from a trick boundary (where ``four_tricks_nb`` takes over),
+    """Random 4-trick endings from a trick boundary (the general search, above the three-trick solver),
     margins and trick counts, any window, one table: inside the window the exact value,
     outside it a bound on the right side."""
     rnd = random.Random(4 + (hash(tuple(variant)) & 0xFFFF))
@@ -313,25 +327,14 @@ def test_four_trick_endings_match_brute_force(variant):
     table = dd.new_table()
     gen = 1
     for k in range(12):
-        cards = rnd.sample(DECK, 16)
-        hands = [cards[4 * p:4 * p + 4] for p in range(4)]
-        leader, trump, team = rnd.randrange(4), rnd.randrange(4), rnd.randrange(2)
-        hs = [[card_str(c) for c in x] for x in hands]
+        hands, hs, leader, trump, team = _boundary_ending(rnd, 4)
         h = np.array([sum(1 << c for c in x) for x in hands], dtype=np.int64)
         tr = np.full(4, -1, dtype=np.int64)
         for mode, name in ((0, "margin"), (1, "tricks")):
             exact = brute(hs, leader, "SHDC"[trump], team, [], rules, mode=name)
-            windows = [(-dd.INF, dd.INF)]
-            for _ in range(4):
-                a = exact + (rnd.randint(-60, 60) if mode == 0 else rnd.randint(-2, 2))
-                windows.append((a, a + rnd.choice([1, 1, 2, 5, 30, 200])))
+            windows = _windows(rnd, exact, mode)
             for a, b in windows:
                 gen += 1
                 g = dd.search_nb(h, tr, 0, leader, a, b, trump, team, mode, rules.flags,
                                  *table, gen, np.zeros(1, dtype=np.int64))
-                if a < exact < b:
-                    assert g == exact, (k, mode, a, b)
-                elif exact <= a:
-                    assert exact <= g <= a, (k, mode, a, b)
-                else:
-                    assert b <= g <= exact, (k, mode, a, b)
+                _fail_soft(g, exact, a, b, (k, mode))
