@@ -107,7 +107,6 @@ T2_BITS = 14          # the three-trick solver's own table of two-trick endings
 T2_SIZE = 1 << T2_BITS
 T2_CHECK = POS_BITS - T2_BITS
 T2_LO = T2_CHECK
-T2_HI = T2_CHECK + 11
 T2_VALID = np.int64(1) << (T2_CHECK + 22)
 T2_KEY = T2_VALID | ((np.int64(1) << T2_CHECK) - 1)
 T3_BITS = 15          # the positions with three tricks left: a table of their own
@@ -710,10 +709,8 @@ def three_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, bet
                     r = 0
                     done = False
                     if (e & T2_KEY) == k2:
-                        elo = ((e >> T2_LO) & 2047) - 1024
-                        ehi = ((e >> T2_HI) & 2047) - 1024
-                        elo = -INF if elo == _NO_LO else elo
-                        ehi = INF if ehi == _NO_HI else ehi
+                        elo = _small_lo(e, T2_LO)
+                        ehi = _small_hi(e, T2_LO)
                         if elo >= hi or elo == ehi:
                             r = elo
                             done = True
@@ -729,18 +726,7 @@ def three_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, bet
                                           _pick((2 - p0) & 3, r0, r1, r2, r3),
                                           _pick((3 - p0) & 3, r0, r1, r2, r3),
                                           s3, trump, maxteam, mode, rv, lo, hi)
-                        if r <= lo:
-                            ehi = min(ehi, r)
-                        elif r >= hi:
-                            elo = max(elo, r)
-                        else:
-                            elo = r
-                            ehi = r
-                        # (beyond 11 bits stored weaker, as ``_pack``)
-                        elo = max(min(elo, _NO_HI - 1), _NO_LO)
-                        ehi = max(min(ehi, _NO_HI), _NO_LO + 1)
-                        t2[slot] = k2 | (np.int64(elo + 1024) << T2_LO) | \
-                            (np.int64(ehi + 1024) << T2_HI)
+                        t2[slot] = _small_entry(k2, elo, ehi, r, lo, hi, T2_LO)
                     if sg != 1:
                         r = -r
                     v = t + r
