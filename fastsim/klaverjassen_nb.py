@@ -147,6 +147,36 @@ def roem_nb(cards, trump, rv):
 
 # ----------------------------------------------------------------------------- policies
 
+@njit(cache=True, inline="always")
+def follow_nb(c, j, p, led, winner, win_pos, hi, trump):
+    """The trick once position ``p`` plays card ``c`` as its ``j``-th card: (suit led,
+    winning card, its position, highest trump; -1 where none). The one rule by which every
+    play loop tracks a trick."""
+    if j == 0:
+        led = c >> 4
+        winner = c
+        win_pos = p
+    elif beats_nb(c, winner, led, trump):
+        winner = c
+        win_pos = p
+    if c >> 4 == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
+        hi = c
+    return led, winner, win_pos, hi
+
+
+@njit(cache=True, inline="always")
+def bank_trick_nb(t, tp, trick, win_pos, trump, rv, team_of_pos, won, team_cp, team_rm):
+    """Bank trick ``t`` (cards ``trick``, card points ``tp``) to its winner ``win_pos``:
+    its trick, its points (the last trick's 10 added) and roem. Returns (points, roem)."""
+    if t == 7:
+        tp += LAST_TRICK
+    rm = roem_nb(trick, trump, rv)
+    won[win_pos] += 1
+    team_cp[team_of_pos[win_pos]] += tp
+    team_rm[team_of_pos[win_pos]] += rm
+    return tp, rm
+
+
 @njit(cache=True)
 def call_value_nb(hand, s):
     """The heuristic's value of ``hand`` with suit ``s`` as trump."""
@@ -361,21 +391,28 @@ def rollout_nb(hands, trump, team_of_pos, playing, t0, leader, tc, tn, played, r
                 played |= np.int64(1) << c
             trick |= np.int64(1) << c
             tp += points_nb(c, trump)
-            if j == 0:
-                led = c >> 4
-                winner = c
-                win_pos = p
-            elif beats_nb(c, winner, led, trump):
-                winner = c
-                win_pos = p
-            if c >> 4 == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
-                hi = c
-        if t == 7:
-            tp += LAST_TRICK
-        won[win_pos] += 1
-        team_cp[team_of_pos[win_pos]] += tp
-        team_rm[team_of_pos[win_pos]] += roem_nb(trick, trump, rv)
+            led, winner, win_pos, hi = follow_nb(c, j, p, led, winner, win_pos, hi, trump)
+        bank_trick_nb(t, tp, trick, win_pos, trump, rv, team_of_pos, won, team_cp, team_rm)
         leader = win_pos
+
+
+@njit(cache=True, inline="always")
+def my_card_nb(c, me, hand, world, won, team_cp, team_rm, tc, tn, played, h2, w2, cp, rm, tc2):
+    """The position after position ``me`` plays ``c`` to ``tc[:tn]`` in ``world`` (the
+    hidden hands), written into the scratch arrays ``h2`` (hands), ``w2`` (tricks won),
+    ``cp``/``rm`` (team card points and roem) and ``tc2`` (the trick); returns the cards
+    out of play."""
+    for q in range(4):
+        h2[q] = world[q]
+        w2[q] = won[q]
+    h2[me] = hand & ~(np.int64(1) << c)
+    for x in range(2):
+        cp[x] = team_cp[x]
+        rm[x] = team_rm[x]
+    for j in range(tn):
+        tc2[j] = tc[j]
+    tc2[tn] = c
+    return played | (np.int64(1) << c)
 
 
 @njit(cache=True)
@@ -387,23 +424,10 @@ def card_margins_nb(world, me, hand, cards, n_legal, trump, team_of_pos, playing
     mine = team_of_pos[me]
     for k in range(n_legal):
         c = cards[k]
-        for q in range(4):
-            h2[q] = world[q]
-            w2[q] = won[q]
-        h2[me] = hand & ~(np.int64(1) << c)
-        for i in range(2):
-            cp[i] = team_cp[i]
-            rm[i] = team_rm[i]
-        for j in range(tn):
-            tc2[j] = tc[j]
-        tc2[tn] = c
-        rollout_nb(h2, trump, team_of_pos, playing, t, leader, tc2, tn + 1,
-                   played | (np.int64(1) << c), rv, w2, cp, rm)
-        tt[0] = 0
-        tt[1] = 0
-        for q in range(4):
-            tt[team_of_pos[q]] += w2[q]
-        score_deal_nb(cp, rm, playing, tt, sc)
+        pl = my_card_nb(c, me, hand, world, won, team_cp, team_rm, tc, tn, played, h2, w2, cp,
+                        rm, tc2)
+        rollout_nb(h2, trump, team_of_pos, playing, t, leader, tc2, tn + 1, pl, rv, w2, cp, rm)
+        final_scores_nb(w2, cp, rm, team_of_pos, playing, tt, sc)
         out[k] = sc[mine] - sc[1 - mine]
 
 
@@ -508,23 +532,11 @@ def play_out_nb(dkey, hands, pol, trump, team_of_pos, playing, leader, t0, playe
             played |= bit
             trick |= bit
             tp += points_nb(c, trump)
-            if j == 0:
-                led = c >> 4
-                winner = c
-                win_pos = p
-            elif beats_nb(c, winner, led, trump):
-                winner = c
-                win_pos = p
-            if c >> 4 == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
-                hi = c
+            led, winner, win_pos, hi = follow_nb(c, j, p, led, winner, win_pos, hi, trump)
             if record:
                 rec_cards[t, j] = c
-        if t == 7:
-            tp += LAST_TRICK
-        rm = roem_nb(trick, trump, rv)
-        won[win_pos] += 1
-        team_cp[team_of_pos[win_pos]] += tp
-        team_rm[team_of_pos[win_pos]] += rm
+        tp, rm = bank_trick_nb(t, tp, trick, win_pos, trump, rv, team_of_pos, won, team_cp,
+                               team_rm)
         if record:
             rec_lead[t] = leader
             rec_win[t] = win_pos
@@ -553,6 +565,17 @@ def score_deal_nb(team_cp, team_rm, playing, tricks_team, out_scores):
             pit = t
             out_scores[t] += PIT_BONUS
     return nat, pit
+
+
+@njit(cache=True, inline="always")
+def final_scores_nb(won, team_cp, team_rm, team_of_pos, playing, tricks_team, out_scores):
+    """:func:`score_deal_nb` of a finished deal whose tricks are counted per position in
+    ``won`` (``tricks_team``: scratch for the per-team count)."""
+    tricks_team[0] = 0
+    tricks_team[1] = 0
+    for q in range(4):
+        tricks_team[team_of_pos[q]] += won[q]
+    return score_deal_nb(team_cp, team_rm, playing, tricks_team, out_scores)
 
 
 # ----------------------------------------------------------------------------- runs
@@ -632,11 +655,7 @@ def run_deals_nb(seed, n_games, per_game, first_dealer, seat_pol, fixed_trump, f
                     play_out_nb(dkey, hands, pol, trump, tpos, playing, 0, 0, np.int64(0),
                                 rv, worlds, calls, ncalls,
                                 scratch, won, cp, rm, r_cards[0], r_lead[0], r_win[0], r_pts[0], r_roem[0], False)
-                tt[0] = 0
-                tt[1] = 0
-                for p in range(4):
-                    tt[tpos[p]] += won[p]
-                nat, pit = score_deal_nb(cp, rm, playing, tt, sc)
+                nat, pit = final_scores_nb(won, cp, rm, tpos, playing, tt, sc)
                 o_valid[r] = True
                 o_deal[r] = deal
                 o_game[r] = game_start + g

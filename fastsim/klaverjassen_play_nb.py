@@ -11,9 +11,10 @@ import numpy as np
 from ._jit import njit, prange
 
 from .bits import popcount_nb
-from .klaverjassen_nb import (FULL32, beats_nb, heuristic_play_nb, legal_nb, nat_defence_nb,
-                              pimc_card_nb, points_nb, roem_nb, rollout_nb, score_deal_nb, strength_nb)
-from .klaverjassen_schema import (CTR_PLAY, LAST_TRICK, POLICY_HEURISTIC, POLICY_PIMC,
+from .klaverjassen_nb import (FULL32, bank_trick_nb, follow_nb, heuristic_play_nb, legal_nb,
+                              my_card_nb, nat_defence_nb, pimc_card_nb, points_nb, roem_nb,
+                              rollout_nb, final_scores_nb)
+from .klaverjassen_schema import (CTR_PLAY, POLICY_HEURISTIC, POLICY_PIMC,
                                   POLICY_RANDOM, POLICY_STRONG)
 from .klaverjassen_strong_nb import STRONG_TAU, round_loglik_nb, strong_card_nb
 from .pimc_nb import REST
@@ -39,15 +40,7 @@ def trick_state_nb(tc, tn, leader, trump):
         p = (leader + j) & 3
         trick |= np.int64(1) << c
         tp += points_nb(c, trump)
-        if j == 0:
-            led = c >> 4
-            winner = c
-            win_pos = p
-        elif beats_nb(c, winner, led, trump):
-            winner = c
-            win_pos = p
-        if c >> 4 == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
-            hi = c
+        led, winner, win_pos, hi = follow_nb(c, j, p, led, winner, win_pos, hi, trump)
     return led, winner, win_pos, hi, trick, tp
 
 
@@ -152,20 +145,8 @@ def rollout_policy_nb(dkey, pol, hands, trump, team_of_pos, playing, t0, leader,
             played |= bit
             trick |= bit
             tp += points_nb(c, trump)
-            if j == 0:
-                led = c >> 4
-                winner = c
-                win_pos = p
-            elif beats_nb(c, winner, led, trump):
-                winner = c
-                win_pos = p
-            if c >> 4 == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
-                hi = c
-        if t == 7:
-            tp += LAST_TRICK
-        won[win_pos] += 1
-        team_cp[team_of_pos[win_pos]] += tp
-        team_rm[team_of_pos[win_pos]] += roem_nb(trick, trump, rv)
+            led, winner, win_pos, hi = follow_nb(c, j, p, led, winner, win_pos, hi, trump)
+        bank_trick_nb(t, tp, trick, win_pos, trump, rv, team_of_pos, won, team_cp, team_rm)
         leader = win_pos
 
 
@@ -239,31 +220,18 @@ def play_query_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, leader,
                 continue
             for k in range(K):
                 c = cards[k]
+                pl = my_card_nb(c, me, hand, world, won, team_cp, team_rm, tc, tn, played, h2,
+                                w2, cp, rm, tc2)
                 for q in range(4):
-                    h2[q] = world[q]
-                    w2[q] = won[q]
                     v2[q] = voids[q]
-                h2[me] = hand & ~(np.int64(1) << c)
-                for x in range(2):
-                    cp[x] = team_cp[x]
-                    rm[x] = team_rm[x]
-                for j in range(tn):
-                    tc2[j] = tc[j]
-                tc2[tn] = c
                 if tn > 0 and (c >> 4) != (tc[0] >> 4):
                     v2[me] |= 1 << (tc[0] >> 4)
-                pl = played | (np.int64(1) << c)
                 rollout_nb(h2, trump, team_of_pos, playing, t, leader, tc2, tn + 1, pl,
                            rv, w2, cp, rm)
-                tt[0] = 0
-                tt[1] = 0
-                for q in range(4):
-                    tt[team_of_pos[q]] += w2[q]
-                nat, pit = score_deal_nb(cp, rm, playing, tt, sc)
+                nat, pit = final_scores_nb(w2, cp, rm, team_of_pos, playing, tt, sc)
                 out_mine[i, k] = sc[mine]
                 out_theirs[i, k] = sc[1 - mine]
                 out_made[i, k] = not nat
-
 
 
 @njit(cache=True, parallel=True)
@@ -306,23 +274,15 @@ def play_query_policy_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, 
             pkey = deal_key_nb(wkey, WORLD_SALT)
             for k in range(K):
                 c = cards[k]
+                pl = my_card_nb(c, me, hand, world, won, team_cp, team_rm, tc, tn, played, h2,
+                                w2, cp, rm, tc2)
                 for q in range(4):
-                    h2[q] = world[q]
-                    w2[q] = won[q]
                     v2[q] = voids[q]
-                h2[me] = hand & ~(np.int64(1) << c)
+                if tn > 0 and (c >> 4) != (tc[0] >> 4):
+                    v2[me] |= 1 << (tc[0] >> 4)
                 for q in range(4):
                     b2[q] = played_by[q]
                 b2[me] |= np.int64(1) << c
-                for x in range(2):
-                    cp[x] = team_cp[x]
-                    rm[x] = team_rm[x]
-                for j in range(tn):
-                    tc2[j] = tc[j]
-                tc2[tn] = c
-                if tn > 0 and (c >> 4) != (tc[0] >> 4):
-                    v2[me] |= 1 << (tc[0] >> 4)
-                pl = played | (np.int64(1) << c)
                 if pol == POLICY_HEURISTIC:
                     rollout_nb(h2, trump, team_of_pos, playing, t, leader, tc2, tn + 1, pl,
                                rv, w2, cp, rm)
@@ -330,11 +290,7 @@ def play_query_policy_nb(seed, me, hand, cards, trump, team_of_pos, playing, t, 
                     rollout_policy_nb(pkey, pol, h2, trump, team_of_pos, playing, t, leader,
                                       tc2, tn + 1, pl, rv, worlds, v2, b2, calls, ncalls, w2,
                                       cp, rm)
-                tt[0] = 0
-                tt[1] = 0
-                for q in range(4):
-                    tt[team_of_pos[q]] += w2[q]
-                nat, pit = score_deal_nb(cp, rm, playing, tt, sc)
+                nat, pit = final_scores_nb(w2, cp, rm, team_of_pos, playing, tt, sc)
                 out_mine[i, k] = sc[mine]
                 out_theirs[i, k] = sc[1 - mine]
                 out_made[i, k] = not nat

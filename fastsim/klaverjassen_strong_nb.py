@@ -30,7 +30,7 @@ from ._jit import njit
 
 from .bidmodel_nb import pass_loglik_nb
 from .klaverjassen_nb import (FULL32, call_value_nb, card_margins_nb, heuristic_call_nb,
-                              rollout_nb, score_deal_nb)
+                              final_scores_nb, rollout_nb)
 from .klaverjassen_schema import CALL_THRESHOLD
 from .pimc_nb import REST, best_index_nb, draw_world_nb, list_cards_nb, resample_nb
 from .refs_nb import borrow_nb, keep_nb
@@ -200,9 +200,7 @@ def strong_call_nb(dkey, me, hand, forced, rv, worlds, tau):
                 rm[1] = 0
                 playing = cpos & 1
                 rollout_nb(h2, trump, TEAM4, playing, 0, 0, tc, 0, np.int64(0), rv, won, cp, rm)
-                tt[0] = won[0] + won[2]
-                tt[1] = won[1] + won[3]
-                score_deal_nb(cp, rm, playing, tt, sc)
+                final_scores_nb(won, cp, rm, TEAM4, playing, tt, sc)
                 margin[k] = sc[mine] - sc[1 - mine]
         for k in range(n_opt):
             totals[k] += margin[k]
