@@ -442,8 +442,23 @@ class Entrant:
 
 
 def parse_entrant(name):
-    """A policy name → :class:`Entrant`; raises :class:`RulesError` for a bad one."""
+    """A policy name → :class:`Entrant`; raises :class:`RulesError` for a bad one.
+
+    ``BID+CARD`` (e.g. ``strong+openspiel:ismcts:1000``) is a split entrant: every bid by
+    the entrant ``BID``, every card by ``CARD`` (each one of the names below), for
+    measuring where a policy gains or loses (benchmarks/bench_openspiel.py --bid-policy /
+    --card-policy)."""
     name = name.strip().lower()
+    if "+" in name:
+        parts = name.split("+")
+        if len(parts) != 2 or "+" in parts[0] or not all(parts):
+            raise RulesError(f"{name}: a split entrant is BID+CARD, e.g. "
+                             "strong+openspiel:ismcts:1000")
+        bid, card = parse_entrant(parts[0]), parse_entrant(parts[1])
+        e = Entrant(name, "troef" if "troef" in (bid.side, card.side) else "openspiel",
+                    "split")
+        e.parts = (bid, card)
+        return e
     if not name.startswith(PREFIX):
         if name not in POLICIES:
             raise RulesError(f"policy {name!r} is not available for boerenbridge; known: "
@@ -478,6 +493,9 @@ def make_bot(entrant, game, rules, seat, seed, deal, worlds):
     """The ``pyspiel.Bot`` of ``entrant`` for ``seat`` in deal ``deal`` (seeded by seed,
     deal and seat only, so a seating played twice plays the same)."""
     pyspiel = _pyspiel()
+    if entrant.kind == "split":
+        return SplitBot(*(make_bot(e, game, rules, seat, seed, deal, worlds)
+                          for e in entrant.parts))
     if entrant.side == "troef":
         return TroefBot(entrant.kind, rules, seed, deal, worlds)
     bseed = _bot_seed(seed, deal, seat)
@@ -497,13 +515,62 @@ def make_bot(entrant, game, rules, seat, seed, deal, worlds):
     return bot
 
 
+def SplitBot(bid_bot, card_bot):
+    """A ``pyspiel.Bot`` that bids with ``bid_bot`` and plays its cards with ``card_bot``."""
+    if not _SPLIT_CLASS:
+        _SPLIT_CLASS.append(_make_split_class(_pyspiel().Bot))
+    return _SPLIT_CLASS[0](bid_bot, card_bot)
+
+
+_SPLIT_CLASS = []
+
+
+def _make_split_class(base):
+    class _SplitBot(base):
+        def __init__(self, bid_bot, card_bot):
+            super().__init__()
+            self.bid_bot, self.card_bot = bid_bot, card_bot
+
+        def step(self, state):
+            v = _View(state)
+            return (self.bid_bot if len(v.bids) < v.n else self.card_bot).step(state)
+
+        def restart_at(self, state):
+            pass
+
+        def inform_action(self, state, player, action):
+            pass
+
+    _SplitBot.__name__ = _SplitBot.__qualname__ = "SplitBot"
+    return _SplitBot
+
+
+def tricks_won(state):
+    """Tricks taken per seat (OpenSpiel player) in an oh_hell ``state``, from its history:
+    follow suit, the highest trump wins, else the highest card of the suit led; position 0
+    leads the first trick, the taker leads the next."""
+    v = _View(state)
+    trump = v.turned % 4
+    won = [0] * v.n
+    leader = v.seat(0)
+    for t in range(len(v.plays) // v.n):
+        trick = v.plays[t * v.n:(t + 1) * v.n]
+        led = trick[0] % 4
+        best = max(range(v.n), key=lambda i: (trick[i] % 4 == trump, trick[i] % 4 == led,
+                                              trick[i] // 4))
+        leader = (leader + best) % v.n
+        won[leader] += 1
+    return won
+
+
 # ---------------------------------------------------------------------- one deal, a match
 
-def play_deal(game, chance, bots, clock=None, trace=None):
+def play_deal(game, chance, bots, clock=None, trace=None, tricks=None):
     """Play one deal in OpenSpiel: ``chance`` (see :func:`deal_actions`), one bot per seat.
     ``clock[seat]`` collects (seconds, decisions) of every choice with more than one legal
     action (forced moves are played without asking); ``trace`` gets every action.
-    Returns (returns per seat, bids per seat)."""
+    ``tricks``, a list, gets the tricks taken per seat. Returns (returns per seat, bids per
+    seat)."""
     s = game.new_initial_state()
     for a in chance:
         s.apply_action(a)
@@ -525,6 +592,8 @@ def play_deal(game, chance, bots, clock=None, trace=None):
         s.apply_action(a)
     v = _View(s)
     bids = [v.bids[v.position(seat)] for seat in range(v.n)]
+    if tricks is not None:
+        tricks[:] = tricks_won(s)
     return [float(x) for x in s.returns()], bids
 
 
@@ -586,6 +655,8 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
     sums = np.zeros((n, k))
     exact = np.zeros(k)
     counts = np.zeros(k)
+    bid_sum, trick_sum = np.zeros(k), np.zeros(k)
+    over_n, under_n, over_pts, under_pts = np.zeros(k), np.zeros(k), np.zeros(k), np.zeros(k)
     clock = {e.name: [0.0, 0] for e in entrants}
     played = {}
     from .tournament import seatings
@@ -595,24 +666,38 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
         if seating not in played:
             sc = np.zeros((n, nseat))
             ex = np.zeros((n, nseat), dtype=bool)
+            bd = np.zeros((n, nseat))
+            tk = np.zeros((n, nseat))
             for d, (hands, turned, dealer) in enumerate(deals):
                 bots = [make_bot(entrants[names.index(seating[s])], og, rules, s, seed, d,
                                  worlds) for s in range(nseat)]
                 clk = [[0.0, 0] for _ in range(nseat)]
+                won = []
                 ret, bids = play_deal(og, deal_actions(nseat, h, dealer, hands, turned), bots,
-                                      clk)
+                                      clk, tricks=won)
                 sc[d] = ret
+                bd[d] = bids
+                tk[d] = won
                 ex[d] = [x >= EXACT_BASE for x in ret]   # a missed bid scores below 0
                 for s in range(nseat):
                     clock[seating[s]][0] += clk[s][0]
                     clock[seating[s]][1] += clk[s][1]
-            played[seating] = (sc, ex)
-        sc, ex = played[seating]
+            played[seating] = (sc, ex, bd, tk)
+        sc, ex, bd, tk = played[seating]
         for s, p in enumerate(seating):
             i = names.index(p)
             sums[:, i] += sc[:, s]
             exact[i] += ex[:, s].sum()
             counts[i] += 1
+            bid_sum[i] += bd[:, s].sum()
+            trick_sum[i] += tk[:, s].sum()
+            over, under = tk[:, s] > bd[:, s], tk[:, s] < bd[:, s]
+            over_n[i] += over.sum()
+            under_n[i] += under.sum()
+            # points a missed bid gave up against making it: 10 + 2·bid + 2·|tricks − bid|
+            gap = EXACT_BASE + 2 * bd[:, s] - sc[:, s]
+            over_pts[i] += gap[over].sum()
+            under_pts[i] += gap[under].sum()
     per_unit = sums / counts
 
     def ci(x):
@@ -626,6 +711,12 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
         rows.append({"policy": e.name, "mean_score": m, "ci": c, "side": e.side,
                      "resampler": e.resampler, "simulations": e.sims,
                      "exact_rate": float(exact[i] / (counts[i] * n)),
+                     "mean_bid": float(bid_sum[i] / (counts[i] * n)),
+                     "mean_tricks": float(trick_sum[i] / (counts[i] * n)),
+                     "over_rate": float(over_n[i] / (counts[i] * n)),
+                     "under_rate": float(under_n[i] / (counts[i] * n)),
+                     "over_loss": float(over_pts[i] / (counts[i] * n)),
+                     "under_loss": float(under_pts[i] / (counts[i] * n)),
                      "decisions": int(dec),
                      "ms_per_decision": 1000 * secs / dec if dec else None})
     for i in range(k):
@@ -634,7 +725,7 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
             pairs.append({"a": names[i], "b": names[j], "difference": m, "ci": c,
                           "significant": bool(sig)})
     return {"game": game, "unit": "deal", "units": n, "seatings": len(rotations), "seed": seed,
-            "policies": rows, "pairs": pairs, "variants": list(variants),
+            "policies": rows, "pairs": pairs, "per_deal": per_unit.tolist(), "variants": list(variants),
             "worlds": worlds if "pimc" in names else None,
             "engine": "openspiel",
             "openspiel_game": f"oh_hell({', '.join(f'{a}={b}' for a, b in game_params(nseat, h).items())})",

@@ -2,6 +2,7 @@
 
     python benchmarks/bench_openspiel.py [--deals 200] [--sims 100,1000] [--resampler fair]
                                          [--policy pimc|strong|heuristic]
+                                         [--bid-policy P] [--card-policy P] [--json-out F]
 
 Oh Hell with 4 players and 8 cards, dutch scoring (``oh_hell`` with off_bid_penalty and 2
 points a trick), the duplicate match of :func:`analyzer.openspiel_bridge.tournament`: the
@@ -12,6 +13,15 @@ and milliseconds per decision (bids and cards with more than one legal choice), 
 machine's load. ``--resampler fair`` (default) runs OpenSpiel's Python IS-MCTS with the
 bridge's fair resampler; ``openspiel-default`` runs the C++ ``pyspiel.ISMCTSBot`` with
 OpenSpiel's own resampler, which knows the never-dealt cards.
+
+``--bid-policy`` and ``--card-policy`` (each a troef policy or ``ismcts``, the IS-MCTS of
+the run; both default to ``--policy``) split troef's side: its bids by one, its cards by
+the other (the bridge's split entrant ``BID+CARD``, e.g. ``strong+openspiel:ismcts:1000``),
+to see whether a policy gains or loses in the bidding or in the play. Every side's row also
+gives its mean bid and mean tricks, the share of bids missed by over- and by under-tricks,
+and the points per deal those misses gave up against making the bid (10 + 2·bid +
+2·|tricks − bid| each). ``--json-out F`` writes every run's result (with the per-deal
+scores) as JSON lines to F.
 """
 import argparse
 import os
@@ -32,6 +42,11 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--worlds", type=int, default=None, help="pimc worlds (default 16)")
     ap.add_argument("--policy", default="pimc", help="troef's policy (default pimc)")
+    ap.add_argument("--bid-policy", default=None,
+                    help="troef side's bids: a troef policy or ismcts (default --policy)")
+    ap.add_argument("--card-policy", default=None,
+                    help="troef side's cards: a troef policy or ismcts (default --policy)")
+    ap.add_argument("--json-out", default=None, help="append each result as a JSON line")
     a = ap.parse_args(argv)
     from analyzer.openspiel_bridge import tournament
     from fastsim.boerenbridge_schema import RulesError
@@ -41,32 +56,45 @@ def main(argv=None):
     for sims in [int(x) for x in a.sims.split(",")]:
         os_name = f"openspiel:ismcts:{sims}" + ("" if a.resampler == "fair"
                                                  else ":openspiel-default")
+        bid_p, card_p = (x or a.policy for x in (a.bid_policy, a.card_policy))
+        bid_p, card_p = (os_name if x == "ismcts" else x for x in (bid_p, card_p))
+        mine_name = bid_p if bid_p == card_p else f"{bid_p}+{card_p}"
         cmd = (f"troef tournament boerenbridge --players {a.players} --hand-size {a.hand_size} "
-               f"--variant scoring=dutch --policies {a.policy},{os_name} --deals {a.deals} "
+               f"--variant scoring=dutch --policies {mine_name},{os_name} --deals {a.deals} "
                f"--seed {a.seed}" + (f" --worlds {a.worlds}" if a.worlds else ""))
         t = time.perf_counter()
         try:
-            r = tournament("boerenbridge", [a.policy, os_name], n=a.deals, seed=a.seed,
+            r = tournament("boerenbridge", [mine_name, os_name], n=a.deals, seed=a.seed,
                            variants=["scoring=dutch"], players=a.players,
                            hand_size=a.hand_size, worlds=a.worlds, threads=1)
         except RulesError as e:
             sys.exit(f"bench_openspiel: {e}")
         wall = time.perf_counter() - t
+        if a.json_out:
+            import json
+            with open(a.json_out, "a") as f:
+                f.write(json.dumps({"argv": list(argv or sys.argv[1:]), "sims": sims,
+                                    "wall_s": wall, **r}) + "\n")
         d = r["pairs"][0]
         mine, ism = r["policies"]
         print(f"\n$ {cmd}")
         print(f"{r['openspiel_game']}: {r['units']} deals x {r['distinct_seatings']} seatings, "
               f"troef {a.policy}" + (f" (worlds {r['worlds']})" if r['worlds'] else "")
+              + ("" if mine_name == a.policy else f" (bids {bid_p}, cards {card_p})")
               + f", IS-MCTS {sims} simulations (uct_c {r['uct_c']:g}, "
               f"resampler {ism['resampler']}); wall {wall:.0f} s, load average now "
               f"{os.getloadavg()[0]:.2f}")
-        print(f"troef {a.policy} - IS-MCTS per deal: {d['difference']:+.2f} "
+        print(f"troef {mine_name} - IS-MCTS per deal: {d['difference']:+.2f} "
               f"[{d['ci'][0]:+.2f}, {d['ci'][1]:+.2f}]"
               + ("" if d["significant"] else "  (not significant)"))
         for p in (mine, ism):
             print(f"  {p['policy']:<28} mean {p['mean_score']:6.2f} "
                   f"[{p['ci'][0]:.2f}, {p['ci'][1]:.2f}]   exact bids {p['exact_rate']:.3f}   "
                   f"{p['ms_per_decision']:.2f} ms/decision ({p['decisions']:,} decisions)")
+            print(f"  {'':<28} mean bid {p['mean_bid']:.3f}, mean tricks "
+                  f"{p['mean_tricks']:.3f}; missed over {p['over_rate']:.3f} "
+                  f"(gave up {p['over_loss']:.2f}/deal), under {p['under_rate']:.3f} "
+                  f"(gave up {p['under_loss']:.2f}/deal)")
 
 
 if __name__ == "__main__":
