@@ -253,3 +253,43 @@ def test_exact_fallback_finds_the_only_assignment():
         x = _feasible([2, 2], [2, 2], [[True, True], [False, True]], np.random.default_rng(seed))
         assert x == [[2, 0], [0, 2]]
     assert _feasible([3], [1, 1], [[True, True]], np.random.default_rng(0)) is None
+
+
+def test_split_entrant_and_side_statistics(ob):
+    """A split entrant BID+CARD bids as BID and plays as CARD: heuristic+pimc in every seat
+    gives the simulator's deal with the heuristic's bids and pimc's cards; the tricks the
+    bridge counts are the simulator's; the per-side statistics add up."""
+    from fastsim import boerenbridge as bb
+    from fastsim.boerenbridge_schema import RulesError
+    n, h, seed, worlds = 4, 5, 9, 4
+    rules = bb.build_rules(players=n, hand_size=h, variants=["scoring=dutch"])
+    e = ob.parse_entrant("heuristic+pimc")
+    assert (e.kind, e.side, [p.name for p in e.parts]) == ("split", "troef",
+                                                           ["heuristic", "pimc"])
+    for bad in ("heuristic+", "a+b+c", "heuristic+nonsense"):
+        with pytest.raises(RulesError):
+            ob.parse_entrant(bad)
+    game = ob.load_game(n, h)
+    heur = bb.simulate(rules, 3, seed=seed, record=True)
+    for d, (hands, turned, dealer) in enumerate(ob.troef_deals(rules, 3, seed)):
+        bots = [ob.make_bot(e, game, rules, s, seed, d, worlds) for s in range(n)]
+        won = []
+        returns, bids = ob.play_deal(game, ob.deal_actions(n, h, dealer, hands, turned),
+                                     bots, tricks=won)
+        assert bids == [int(b) for b in heur.deals["bids"][d]]
+        assert sum(won) == h
+        for s in range(n):     # the scores follow from the bids and the counted tricks
+            exp = 10 + 2 * won[s] if won[s] == bids[s] else -2 * abs(won[s] - bids[s])
+            assert returns[s] == exp
+    for d, (hands, turned, dealer) in enumerate(ob.troef_deals(rules, 3, seed)):
+        bots = [ob.TroefBot("heuristic", rules, seed, d, worlds) for _ in range(n)]
+        won = []
+        ob.play_deal(game, ob.deal_actions(n, h, dealer, hands, turned), bots, tricks=won)
+        assert won == [int(x) for x in heur.deals["tricks"][d]]
+    r = ob.tournament("boerenbridge", "heuristic+pimc,heuristic", n=3, seed=seed,
+                      variants=["scoring=dutch"], players=n, hand_size=h, worlds=worlds)
+    for p in r["policies"]:
+        assert p["exact_rate"] + p["over_rate"] + p["under_rate"] == pytest.approx(1.0)
+        assert 0 <= p["mean_bid"] <= h and 0 <= p["mean_tricks"] <= h
+        assert p["over_loss"] >= 12 * p["over_rate"] and p["under_loss"] >= 12 * p["under_rate"]
+    assert len(r["per_deal"]) == 3
