@@ -44,8 +44,10 @@ def _resolve_policy(entry, p):
         agents.load_policy(p)
         return p
     if p.lower() not in entry.POLICIES:
+        split = ("; a split entrant BID+CARD is played in OpenSpiel: add an openspiel: entrant"
+                 if "+" in p else "")
         raise RulesError(f"policy {p.lower()!r} is not available for {entry.NAME}; "
-                         f"known: {', '.join(entry.POLICIES)}")
+                         f"known: {', '.join(entry.POLICIES)}{split}")
     return p.lower()
 
 

@@ -293,3 +293,10 @@ def test_split_entrant_and_side_statistics(ob):
         assert 0 <= p["mean_bid"] <= h and 0 <= p["mean_tricks"] <= h
         assert p["over_loss"] >= 12 * p["over_rate"] and p["under_loss"] >= 12 * p["under_rate"]
     assert len(r["per_deal"]) == 3
+
+
+def test_split_entrant_needs_openspiel():
+    """A split entrant outside an OpenSpiel match is one line, exit 2, saying why."""
+    code, out, err = invoke_cli("tournament", "boerenbridge", "--policies",
+                                "heuristic+pimc,heuristic", "--deals", "2")
+    assert code == 2 and "split entrant" in err and len(err.strip().splitlines()) == 1
