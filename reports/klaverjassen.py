@@ -120,7 +120,11 @@ def build(out, deals=None, from_path=None, policy=None, variants=(), seed=None, 
         ax.set_xlabel("call value of the named suit (heuristic points, bands of "
                       f"{CALL_BAND})")
         ax.set_ylabel("mean margin of the calling team (points)")
-        ax.legend(loc="upper left")
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(loc="upper left")
+        else:           # a small run: no band holds enough deals to draw
+            ax.text(0.5, 0.5, f"no call band with {C.MIN_CELL_N} or more deals",
+                    transform=ax.transAxes, ha="center", va="center", color="#888")
     rep.figure("call_thresholds", "Pass or play: margin by call value and position", calls_text,
                thr, draw_thr, caption="Shaded: 95% intervals. Dotted: the heuristic's "
                f"thresholds ({', '.join(str(int(v)) for v in CALL_THRESHOLD)} for positions "
