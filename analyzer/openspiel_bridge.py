@@ -535,11 +535,13 @@ def _make_split_class(base):
             v = _View(state)
             return (self.bid_bot if len(v.bids) < v.n else self.card_bot).step(state)
 
-        def restart_at(self, state):
-            pass
+        def restart_at(self, state):       # both halves see the whole deal, as bots alone
+            self.bid_bot.restart_at(state)
+            self.card_bot.restart_at(state)
 
         def inform_action(self, state, player, action):
-            pass
+            self.bid_bot.inform_action(state, player, action)
+            self.card_bot.inform_action(state, player, action)
 
     _SplitBot.__name__ = _SplitBot.__qualname__ = "SplitBot"
     return _SplitBot
