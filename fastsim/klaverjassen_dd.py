@@ -73,12 +73,7 @@ def check_position(hands, trump, leader, trick, rules, notation="en"):
         legal = int(knb.legal_nb(held, led, trump, hi, pw, rules.flags))
         if not legal >> c & 1:
             raise RulesError(f"illegal trick: seat {s} may not play {card_str(c, notation)} there")
-        if j == 0:
-            led, winner, wseat = c >> 4, c, s
-        elif knb.beats_nb(c, winner, led, trump):
-            winner, wseat = c, s
-        if c >> 4 == trump and (hi < 0 or knb.strength_nb(c, trump) > knb.strength_nb(hi, trump)):
-            hi = c
+        led, winner, wseat, hi = knb.follow_nb(c, j, s, led, winner, wseat, hi, trump)
     return masks
 
 
@@ -123,10 +118,7 @@ def solve(hands, trump, rules, leader=0, playing_team=0, trick=(), cards=False, 
         pw, hi, winner, wseat = False, -1, -1, -1
         for j, c in enumerate(trick):
             s = (leader + j) % 4
-            if j == 0 or knb.beats_nb(c, winner, led, trump):
-                winner, wseat = c, s
-            if c >> 4 == trump and (hi < 0 or knb.strength_nb(c, trump) > knb.strength_nb(hi, trump)):
-                hi = c
+            led, winner, wseat, hi = knb.follow_nb(c, j, s, led, winner, wseat, hi, trump)
         pw = tn > 0 and (wseat & 1) == (player & 1)
         legal = int(knb.legal_nb(h[player], led, trump, hi, pw, rules.flags))
         rows = []

@@ -61,7 +61,7 @@ from ._jit import njit, prange
 
 from .bits import popcount_nb, lowest_nb, RANK_MASK
 from .klaverjassen_nb import (legal_nb, beats_nb, strength_nb, points_nb, above_nb,
-                              four_value_nb, RUN_VALUE)
+                              follow_nb, four_value_nb, RUN_VALUE)
 from .klaverjassen_schema import LAST_TRICK, TRUMP_POINTS, PLAIN_POINTS
 
 # card points of a 13-bit rank set of one suit, as trump and as a plain suit
@@ -908,15 +908,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
     for j in range(tn0):
         c = trick[j]
         s = (leader0 + j) & 3
-        if j == 0:
-            led = c >> 4
-            winner = c
-            wseat = s
-        elif beats_nb(c, winner, led, trump):
-            winner = c
-            wseat = s
-        if (c >> 4) == trump and (hi < 0 or strength_nb(c, trump) > strength_nb(hi, trump)):
-            hi = c
+        led, winner, wseat, hi = follow_nb(c, j, s, led, winner, wseat, hi, trump)
         pts += points_nb(c, trump)
         mask |= np.int64(1) << c
 
