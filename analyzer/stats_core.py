@@ -42,7 +42,8 @@ def check_query(policy, known, samples, seed, threads):
 
 
 # a query whose other players follow the strong policy plays every sample with a search at
-# every decision (about 1 ms each): its default sample count is this, not the usual one
+# every decision (2–3 ms of one core each in Boerenbridge, README): its default sample count
+# is this, not the usual one
 STRONG_QUERY_SAMPLES = 300
 
 
