@@ -481,7 +481,7 @@ def policy_card_nb(pol, dkey, n, h, p, hand, legal, turned, trump, played, bids,
                 wp = winner_pos_nb(tc, j, leader, n, winner)
                 wn = bids[wp] - won[wp]
             return learned_card_nb(hand, legal, j, n, h, t, led, winner, wn, trump,
-                                   bids[p] - won[p], played, np.empty(N_FEAT, dtype=np.float64))
+                                   bids[p] - won[p], played)
     return heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
                              FULL52 & ~(hand | played))
 
@@ -826,7 +826,7 @@ def hand_values_nb(hands, trumps):
 from .boerenbridge_strong_nb import strong_bid_nb, strong_card_nb  # noqa: E402
 # issue #14, sixth push: the learned card model and strong with learned rollouts
 from .boerenbridge_schema import POLICY_LEARNED, POLICY_STRONGL  # noqa: E402
-from .cardmodel_nb import N_FEAT, learned_card_nb, winner_pos_nb  # noqa: E402
+from .cardmodel_nb import learned_card_nb, winner_pos_nb  # noqa: E402
 from .boerenbridge_strongl_nb import ROLL_BIDS, strongl_bid_nb, strongl_card_nb  # noqa: E402
 POLICY_EXP_LAST = 9
 

@@ -14,7 +14,7 @@ from .boerenbridge_nb import (add_card_scores_nb, best_bid_nb, deal_score_nb,
 from .boerenbridge_schema import MAX_SEATS
 from .boerenbridge_strong_nb import (bid_worlds_nb, bids_forbidden_nb, card_worlds_nb,
                                      scored_cards_nb)
-from .cardmodel_nb import N_FEAT, learned_card_nb, winner_pos_nb
+from .cardmodel_nb import learned_card_nb, winner_pos_nb
 from .pimc_nb import best_index_nb
 from .play_nb import FULL52, branch_nb, heuristic_play_nb
 from .refs_nb import borrow_nb, keep_nb
@@ -30,9 +30,8 @@ ROLL_BIDS = 4        # the bids' rollouts too (else the heuristic there)
 def learned_hook_nb(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, played, bids, won,
                     voids, pl_by):
     """Card hook of strongl's rollouts: the learned card for the positions ``mode`` names
-    (``ROLL_OTHERS``, ``ROLL_ME``), the heuristic's for the rest (``ctx = (h, me, mode, f)``,
-    ``f`` the features' scratch)."""
-    h, me, mode, f = ctx
+    (``ROLL_OTHERS``, ``ROLL_ME``), the heuristic's for the rest (``ctx = (h, me, mode)``)."""
+    h, me, mode = ctx
     need = bids[p] - won[p]
     use = (mode & ROLL_ME) != 0 if p == me else (mode & ROLL_OTHERS) != 0
     if use:
@@ -45,31 +44,30 @@ def learned_hook_nb(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, playe
         if j > 0:
             wp = winner_pos_nb(tc, j, leader, n, winner)
             wn = bids[wp] - won[wp]
-        return learned_card_nb(hand, legal, j, n, h, t, led, winner, wn, trump, need, played, f)
+        return learned_card_nb(hand, legal, j, n, h, t, led, winner, wn, trump, need, played)
     return heuristic_play_nb(hand, j, n, led, winner, trump, need, FULL52 & ~(hand | played))
 
 
 @njit(cache=True)
 def learned_rollout_nb(n, h, me, mode, hands, trump, bids, won, played, t0, leader, tc, tn,
-                       scratch, f):
+                       scratch):
     """Finish a deal from trick ``t0`` with the learned card for the positions ``mode``
     names and the heuristic's for the rest (``tc[:tn]`` on the table; ``scratch``: two
-    rows of ``MAX_SEATS`` for the tracked voids and plays, which the hook does not read;
-    ``f``: ``N_FEAT`` floats for the features)."""
-    play_on_nb(learned_hook_nb, (h, me, mode, f), n, h, hands, trump, bids, won, played, t0,
+    rows of ``MAX_SEATS`` for the tracked voids and plays, which the hook does not read)."""
+    play_on_nb(learned_hook_nb, (h, me, mode), n, h, hands, trump, bids, won, played, t0,
                leader, tc, tn, scratch[0], scratch[1], True)
 
 
 @njit(cache=True)
 def add_learned_scores_nb(n, h, me, mode, world, hand, cards, n_legal, trump, played, bids, won,
                           t, leader, tc, tn, rv, forbidden, is_blind, hands2, won2, tc2,
-                          scratch, f, totals):
+                          scratch, totals):
     """:func:`fastsim.boerenbridge_nb.add_card_scores_nb` with the learned rollouts."""
     for k in range(n_legal):
         c = cards[k]
         branch_nb(n, world, me, hand, c, won, tc, tn, hands2, won2, tc2)
         learned_rollout_nb(n, h, me, mode, hands2, trump, bids, won2,
-                           played | (np.int64(1) << c), t, leader, tc2, tn + 1, scratch, f)
+                           played | (np.int64(1) << c), t, leader, tc2, tn + 1, scratch)
         totals[k] += deal_score_nb(bids[me], won2[me], rv, me == n - 1, forbidden, is_blind)
 
 
@@ -84,8 +82,6 @@ def strongl_card_nb(dkey, n, h, me, hand, legal, trump, played, bids, won, t, le
     buf = borrow_nb(own)
     sc_own = np.zeros((2, MAX_SEATS), dtype=np.int64)
     scratch = borrow_nb(sc_own)
-    fv_own = np.zeros(N_FEAT, dtype=np.float64)
-    fv = borrow_nb(fv_own)
     cards = buf[0:13]
     totals_i = buf[13:26]
     hands2 = buf[26:26 + MAX_SEATS]
@@ -107,7 +103,7 @@ def strongl_card_nb(dkey, n, h, me, hand, legal, trump, played, bids, won, t, le
         if mode & (ROLL_OTHERS | ROLL_ME):
             add_learned_scores_nb(n, h, me, mode, ws[w], hand, cards, n_legal, trump, played,
                                   bids, won, t, leader, tc, tn, rv, forbidden, is_blind,
-                                  hands2, won2, tc2, scratch, fv, totals_i)
+                                  hands2, won2, tc2, scratch, totals_i)
         else:
             add_card_scores_nb(n, h, me, ws[w], hand, cards, n_legal, trump, played, bids, won,
                                t, leader, tc, tn, rv, forbidden, is_blind, hands2, won2,
@@ -115,7 +111,6 @@ def strongl_card_nb(dkey, n, h, me, hand, legal, trump, played, bids, won, t, le
     c = cards[best_index_nb(totals_i, n_legal)]
     keep_nb(own)
     keep_nb(sc_own)
-    keep_nb(fv_own)
     keep_nb(ws_own)
     return c
 
@@ -134,8 +129,6 @@ def strongl_bid_nb(dkey, n, h, me, hand, turned, trump, bids, bid_sum, forbidden
     buf = borrow_nb(own)
     sc_own = np.zeros((2, MAX_SEATS), dtype=np.int64)
     scratch = borrow_nb(sc_own)
-    fv_own = np.zeros(N_FEAT, dtype=np.float64)
-    fv = borrow_nb(fv_own)
     hands2 = buf[0:MAX_SEATS]
     won2 = buf[MAX_SEATS:2 * MAX_SEATS]
     bids2 = buf[2 * MAX_SEATS:3 * MAX_SEATS]
@@ -160,11 +153,10 @@ def strongl_bid_nb(dkey, n, h, me, hand, turned, trump, bids, bid_sum, forbidden
                 hands2[q] = world[q]
                 won2[q] = 0
             learned_rollout_nb(n, h, me, mode, hands2, trump, bids2, won2,
-                               np.int64(1) << turned, 0, 0, tc2, 0, scratch, fv)
+                               np.int64(1) << turned, 0, 0, tc2, 0, scratch)
             totals[b] += deal_score_nb(b, won2[me], rv, me == n - 1, fb, is_blind)
     b = best_bid_nb(totals, h, forbidden)
     keep_nb(own)
     keep_nb(sc_own)
-    keep_nb(fv_own)
     keep_nb(ws_own)
     return b

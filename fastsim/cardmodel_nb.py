@@ -149,26 +149,63 @@ def winner_pos_nb(tc, j, leader, n, winner):
     return leader
 
 
+@njit(cache=True, inline="always")
+def card_score_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur, ctx):
+    """``W[ctx] · f(c)`` without storing ``f``: the features of :func:`card_features_nb`,
+    each product added in the same order (the same value; the tests hold the policy to the
+    argmax of the stored features)."""
+    s = c >> 4
+    smask = suit_mask_nb(s)
+    held = hand & smask
+    un_s = unseen & smask
+    un_above = popcount_nb(above_nb(c) & un_s)
+    is_trump = trump >= 0 and s == trump
+    no_trump_out = (unseen & tmask) == 0
+    top = un_above == 0
+    wins = j > 0 and beats_nb(c, winner, trump)
+    if j == 0:
+        sure = top and (is_trump or no_trump_out)
+    elif j == n - 1:
+        sure = wins
+    else:
+        sure = wins and top and (is_trump or no_trump_out)
+    ln = popcount_nb(held)
+    v = 0.0
+    v += W[ctx, 0] * (1.0 if c == heur else 0.0)
+    v += W[ctx, 1] * (1.0 if wins else 0.0)
+    v += W[ctx, 2] * (1.0 if sure else 0.0)
+    v += W[ctx, 3] * (1.0 if top else 0.0)
+    v += W[ctx, 4] * (1.0 if is_trump else 0.0)
+    v += W[ctx, 5] * ((c & 15) / 12.0)
+    v += W[ctx, 6] * (min(un_above, 4) / 4.0)
+    v += W[ctx, 7] * (1.0 if lowest_nb(held) == c else 0.0)
+    v += W[ctx, 8] * (1.0 if highest_nb(held) == c else 0.0)
+    v += W[ctx, 9] * (ln / 8.0)
+    v += W[ctx, 10] * (1.0 if (ln == 1 and not is_trump) else 0.0)
+    v += W[ctx, 11] * (min(popcount_nb(un_s), 8) / 8.0)
+    v += W[ctx, 12] * (1.0 if (wins and win_need > 0) else 0.0)
+    v += W[ctx, 13] * (1.0 if (wins and win_need <= 0) else 0.0)
+    return v
+
+
 @njit(cache=True)
-def learned_card_nb(hand, legal, j, n, h, t, led, winner, win_need, trump, need, played, f):
+def learned_card_nb(hand, legal, j, n, h, t, led, winner, win_need, trump, need, played):
     """The learned policy's card: the legal card of the highest score ``W[ctx] · f(c)``
-    (ties: the lowest code; ``f``: scratch of ``N_FEAT`` entries)."""
+    (ties: the lowest code)."""
     if (legal & (legal - 1)) == 0:
         return lowest_nb(legal)
     unseen = FULL52 & ~(hand | played)
     heur = heuristic_play_nb(hand, j, n, led, winner, trump, need, unseen)
     follows = j > 0 and (hand & suit_mask_nb(led)) != 0
     ctx = context_nb(need, h - t, j, n, follows)
+    tmask = suit_mask_nb(trump) if trump >= 0 else np.int64(0)
     best = -1
     best_v = 0.0
     m = legal
     while m:
         c = lowest_nb(m)
         m &= m - 1
-        card_features_nb(c, hand, j, n, led, winner, win_need, trump, unseen, heur, f)
-        v = 0.0
-        for i in range(N_FEAT):
-            v += W[ctx, i] * f[i]
+        v = card_score_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur, ctx)
         if best < 0 or v > best_v:
             best = c
             best_v = v
