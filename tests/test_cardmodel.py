@@ -128,3 +128,16 @@ def test_the_step_by_step_driver_plays_learned_and_strongl_as_the_simulator():
     for k in sim.deals:
         assert np.array_equal(sim.deals[k], drv.deals[k]), k
     assert np.array_equal(sim.play["cards"], drv.play["cards"])
+
+
+def test_the_tidy_table_names_the_new_policies_and_keeps_the_old_schema():
+    from analyzer.frames import tidy_boerenbridge
+    rules = bb.build_rules(players=4, hand_size=3)
+    res = bb.simulate(rules, 5, seed=2, policies=bb.parse_seat_policies(4, "learned",
+                                                                         ["1=heuristic"]))
+    df = tidy_boerenbridge(res)
+    assert list(df["policy"].cat.categories) == ["random", "heuristic", "pimc", "strong",
+                                                 "learned"]
+    assert set(df["policy"]) == {"learned", "heuristic"}
+    old = tidy_boerenbridge(bb.simulate(rules, 5, seed=2))
+    assert list(old["policy"].cat.categories) == ["random", "heuristic", "pimc", "strong"]
