@@ -108,8 +108,10 @@ def _builtin_name(code):
     ``strong``), which every game that lists it names alike."""
     if code in BUILTIN_NAMES:
         return BUILTIN_NAMES[code]
-    from fastsim import bonken_schema
-    return bonken_schema.POLICY_NAMES[code]
+    from fastsim import boerenbridge_schema, bonken_schema
+    if code in bonken_schema.POLICY_NAMES:
+        return bonken_schema.POLICY_NAMES[code]
+    return boerenbridge_schema.POLICY_NAMES[code]     # Boerenbridge's learned, strongl
 
 
 def spec_of(code):
@@ -386,12 +388,12 @@ class BoerenbridgeBidState(_DecisionBeforePlay):
             raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
         hand = self.hand if _hand is None else int(_hand)
         f, p, r = self.forbidden, self.position, self.rules
-        if policy in ("pimc", "strong") and self.is_blind and _hand is None:
+        if policy in ("pimc", "strong", "strongl") and self.is_blind and _hand is None:
             raise RulesError(f"the simulator's {policy} bidder looks at the card in a blind "
                              "one-card deal; a policy cannot ask for it")
         bids = np.full(MAX_SEATS, -1, dtype=np.int64)
         bids[:p] = self.bids
-        return int(nb.policy_bid_nb(BUILTIN[policy], _dkey(seed, deal), self.n, self.h, p,
+        return int(nb.policy_bid_nb(POLICIES[policy], _dkey(seed, deal), self.n, self.h, p,
                                     np.int64(hand), np.int64(self.turned),
                                     np.int64(self.trump), bids, np.int64(sum(self.bids)),
                                     np.int64(f), r.flags, self.is_blind,

@@ -120,6 +120,15 @@ def tidy_boonaken(result):
     return pd.DataFrame(columns_boonaken(result))
 
 
+def _bb_policy_categories(policies):
+    """The policy column's categories: the four every game has (random, heuristic, pimc,
+    strong), and Boerenbridge's own codes of issue #14's sixth push (learned, strongl, the
+    experiment's unnamed codes) only up to the highest one a seat plays, so that a run of
+    the four keeps its table's schema."""
+    k = max(4, int(np.max(policies)) + 1) if len(policies) else 4
+    return [POLICY_NAMES.get(i, f"code{i}") for i in range(k)]
+
+
 def columns_boerenbridge(result):
     """The tidy table's columns, as a dict of arrays (see the module doc): the per-row
     columns and the hand features compiled (:mod:`fastsim.features_nb`)."""
@@ -144,7 +153,7 @@ def columns_boerenbridge(result):
         "position": position,
         "policy": pd.Categorical.from_codes(
             np.tile(result.policies.astype(np.int8), rows),
-            categories=[POLICY_NAMES[i] for i in sorted(POLICY_NAMES)]),
+            categories=_bb_policy_categories(result.policies)),
         "trump": pd.Categorical.from_codes(trump, categories=SUIT_LABELS),
         "trump_card": trump_card,
         "forbidden": forbidden,

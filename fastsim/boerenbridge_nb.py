@@ -440,7 +440,12 @@ def policy_bid_nb(pol, dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv,
     if pol == POLICY_PIMC:
         return pimc_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv, is_blind,
                            worlds)
-    if pol == POLICY_STRONG:
+    if pol == POLICY_STRONG or POLICY_STRONGL <= pol <= POLICY_EXP_LAST:
+        mode = strongl_mode_nb(pol)
+        if mode & ROLL_BIDS:
+            return strongl_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv,
+                                  is_blind, STRONG_BID_FACTOR * worlds, STRONG_CANDIDATES,
+                                  STRONG_SLOPE, STRONG_BID_SHIFT, mode)
         return strong_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv,
                              is_blind, STRONG_BID_FACTOR * worlds,
                              STRONG_CANDIDATES, STRONG_SLOPE, STRONG_BID_SHIFT)
@@ -465,6 +470,18 @@ def policy_card_nb(pol, dkey, n, h, p, hand, legal, turned, trump, played, bids,
                                   leader, tc, j, voids, pl_by, rv, is_blind,
                                   STRONG_CARD_FACTOR * worlds, STRONG_CANDIDATES,
                                   STRONG_SLOPE, STRONG_BID_SHIFT)
+        if POLICY_STRONGL <= pol <= POLICY_EXP_LAST:
+            return strongl_card_nb(dkey, n, h, p, hand, legal, trump, played, bids, won, t,
+                                   leader, tc, j, voids, pl_by, rv, is_blind,
+                                   STRONG_CARD_FACTOR * worlds, STRONG_CANDIDATES,
+                                   STRONG_SLOPE, STRONG_BID_SHIFT, strongl_mode_nb(pol))
+        if pol == POLICY_LEARNED:
+            wn = 0
+            if j > 0:
+                wp = winner_pos_nb(tc, j, leader, n, winner)
+                wn = bids[wp] - won[wp]
+            return learned_card_nb(hand, legal, j, n, h, t, led, winner, wn, trump,
+                                   bids[p] - won[p], played)
     return heuristic_play_nb(hand, j, n, led, winner, trump, bids[p] - won[p],
                              FULL52 & ~(hand | played))
 
@@ -807,3 +824,22 @@ def hand_values_nb(hands, trumps):
 # the strong policy uses the functions above; its module is imported last so that both
 # modules are complete before any kernel compiles (numba resolves the names then)
 from .boerenbridge_strong_nb import strong_bid_nb, strong_card_nb  # noqa: E402
+# issue #14, sixth push: the learned card model and strong with learned rollouts
+from .boerenbridge_schema import POLICY_LEARNED, POLICY_STRONGL  # noqa: E402
+from .cardmodel_nb import learned_card_nb, winner_pos_nb  # noqa: E402
+from .boerenbridge_strongl_nb import ROLL_BIDS, strongl_bid_nb, strongl_card_nb  # noqa: E402
+POLICY_EXP_LAST = 9
+
+
+@njit(cache=True, inline="always")
+def strongl_mode_nb(pol):
+    """The rollout mode of a strongl code (fastsim.boerenbridge_schema.STRONGL_MODES)."""
+    if pol == POLICY_STRONGL:
+        return 1
+    if pol == 6:
+        return 3
+    if pol == 7:
+        return 5
+    if pol == 8:
+        return 7
+    return 0

@@ -19,7 +19,18 @@ MAX_SCHEDULE = 32767   # deals per game: deal_no and the per-game exact counts a
 
 # policies (per seat)
 from .common import (PIMC_WORLDS, POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM,  # noqa: E402,F401
-                     POLICY_STRONG, SEAT_POLICIES as POLICIES, SEAT_POLICY_NAMES as POLICY_NAMES)
+                     POLICY_STRONG, SEAT_POLICIES as _SEAT_POLICIES)
+
+# issue #14, sixth push (fastsim/cardmodel_nb.py): ``learned`` plays the card of a
+# conditional-logit model fitted to strong's play (bids: the heuristic's), ``strongl`` is
+# strong whose card rollouts play that model for the other players; codes 6.. are the
+# other rollout modes of the experiment (tools/cardmodel.py duel), not named
+POLICY_LEARNED = 4
+POLICY_STRONGL = 5
+POLICIES = {**_SEAT_POLICIES, "learned": POLICY_LEARNED, "strongl": POLICY_STRONGL}
+POLICY_NAMES = {v: k for k, v in POLICIES.items()}
+# strongl's rollout modes by code (fastsim.cardmodel_nb: ROLL_OTHERS 1, ROLL_ME 2, ROLL_BIDS 4)
+STRONGL_MODES = {POLICY_STRONGL: 1, 6: 3, 7: 5, 8: 7, 9: 0}
 
 # the strong policy (fastsim/boerenbridge_strong_nb.py): its worlds per card and per bid as
 # multiples of ``worlds`` (pimc's, default 16: 512 and 256), the candidates drawn per world

@@ -132,7 +132,10 @@ def _columns_numpy(result):
         "position": positions_of(d, n).astype(np.int8).ravel(),
         "policy": pd.Categorical.from_codes(
             np.tile(result.policies.astype(np.int64), rows),
-            categories=[POLICY_NAMES[i] for i in sorted(POLICY_NAMES)]),
+            # the four policies every game has, Boerenbridge's own codes (learned,
+            # strongl: issue #14's sixth push) only up to the highest a seat plays
+            categories=[POLICY_NAMES.get(i, f"code{i}")
+                        for i in range(max(4, int(result.policies.max()) + 1))]),
         "trump": pd.Categorical.from_codes(np.where(trump >= 0, trump, 4),
                                            categories=SUIT_LABELS),
         "trump_card": rep(d["trump_card"]), "forbidden": rep(d["forbidden"]), "hand": hands,

@@ -1,0 +1,251 @@
+"""The learned card model of issue #14's sixth push (fastsim/cardmodel_nb.py): its data, its
+fit and the duplicate duels that measured it.
+
+    PYTHONPATH=$PWD python tools/cardmodel.py data --deals 4000 --seed 1406 --out tools/cardmodel_record.npz
+    PYTHONPATH=$PWD python tools/cardmodel.py fit tools/cardmodel_record.npz [--write]
+    PYTHONPATH=$PWD python tools/cardmodel.py duel 5 3 --deals 2000 --seed 1
+
+``data``: strong self-play (4 × 8 cards, dutch scoring, every seat strong, one thread),
+recorded: the bids and the cards by position (the record kept in the repository,
+tools/cardmodel_record.npz, about 4 minutes of CPU to make; reproducible from the seed: the
+simulator's results are bit-identical for a seed, tests/test_cardmodel.py checks a prefix).
+
+``fit``: every card decision of the record with more than one legal card replayed as its
+player saw it (the hands dealt again from the seed): the legal cards, their features
+(fastsim.cardmodel_nb.card_features_nb: nothing the player cannot see) and the card strong
+played; then a conditional-logit model (softmax over the legal cards of ``W[situation] ·
+features``), L2-penalised, fitted by L-BFGS on the first 80% of the deals; the hold-out
+accuracy (the argmax, ties to the lowest card, is strong's card) beside the heuristic's
+agreement with strong on the same decisions. ``--write`` regenerates
+fastsim/cardmodel_weights.py (weights rounded to 4 decimals).
+
+``duel A B``: duplicate duel of two Boerenbridge policy codes in the simulator (4 × 8,
+dutch; A in seats 0 and 2, B in 1 and 3, then swapped, the same deals): the paired
+difference A − B per deal with its 95% interval, exact bids, mean bid and tricks, and the
+CPU time of each seating. Codes: 1 heuristic, 2 pimc, 3 strong, 4 learned, 5 strongl
+(learned rollouts for the others), 6 (others and my own later cards), 7 (others, bids'
+rollouts too), 8 (everyone, bids too), 9 (strongl's path with the heuristic rollouts:
+strong exactly).
+"""
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+N, H = 4, 8
+L2 = 1e-4            # penalty on the squared weights (loss per decision)
+WEIGHTS_FILE = ROOT / "fastsim" / "cardmodel_weights.py"
+
+
+def rules():
+    from fastsim import boerenbridge as bb
+    return bb.build_rules(players=N, hand_size=H, variants=["scoring=dutch"])
+
+
+def make_record(deals, seed):
+    """Strong self-play: (the record to keep: seed, deals, bids and cards by position,
+    CPU seconds)."""
+    from fastsim import boerenbridge as bb
+    from fastsim.boerenbridge_schema import POLICY_STRONG
+    t0 = time.process_time()
+    res = bb.simulate(rules(), deals, seed=seed, threads=1, record=True,
+                      policies=np.full(N, POLICY_STRONG, dtype=np.int8))
+    cpu = time.process_time() - t0
+    d = res.deals
+    seats = (d["dealer"][:, None].astype(np.int64) + 1 + np.arange(N)[None, :]) % N
+    bids = np.take_along_axis(d["bids"], seats, axis=1).astype(np.int8)
+    return {"seed": seed, "deals": deals, "bids": bids, "cards": res.play["cards"]}, cpu
+
+
+def replay(record):
+    """The decision rows of a record (:func:`make_record`): the hands, the turned card and
+    trump are the seed's deals (the same whatever the policies: dealt from the deal key)."""
+    from fastsim import boerenbridge as bb
+    from fastsim.cardmodel_nb import N_FEAT, replay_features_nb
+    deals = int(record["deals"])
+    d = bb.simulate(rules(), deals, seed=int(record["seed"]), threads=1).deals
+    rows = deals * H * N
+    out = {"cards": np.full((rows, H), -1, np.int64),
+           "feats": np.zeros((rows, H, N_FEAT), np.float64),
+           "ctx": np.zeros(rows, np.int64), "nlegal": np.zeros(rows, np.int64),
+           "choice": np.zeros(rows, np.int64), "pos": np.zeros(rows, np.int64),
+           "trick": np.zeros(rows, np.int64), "heur": np.zeros(rows, np.int64),
+           "deal": np.zeros(rows, np.int64)}
+    r = 0
+    hands = np.zeros(8, np.int64)
+    bids = np.zeros(8, np.int64)
+    for i in range(deals):
+        dealer = int(d["dealer"][i])
+        for p in range(N):
+            hands[p] = d["hands"][i, (dealer + 1 + p) % N]
+            bids[p] = record["bids"][i, p]
+        k = replay_features_nb(
+            N, H, hands, np.int64(d["trump"][i]), np.int64(d["trump_card"][i]), bids,
+            record["cards"][i].astype(np.int64),
+            out["cards"][r:], out["feats"][r:], out["ctx"][r:], out["nlegal"][r:],
+            out["choice"][r:], out["pos"][r:], out["trick"][r:], out["heur"][r:])
+        out["deal"][r:r + k] = i
+        r += k
+    out = {k: v[:r] for k, v in out.items()}
+    assert (out["choice"] >= 0).all(), "a recorded card was not among the legal cards"
+    return out
+
+
+def _mask(nlegal):
+    return np.arange(H)[None, :] < nlegal[:, None]
+
+
+def fit(data, l2=L2, train_frac=0.8):
+    """Fit W (N_CTX × N_FEAT) on the first ``train_frac`` of the deals; returns W and the
+    report dict."""
+    from scipy.optimize import minimize
+    from fastsim.cardmodel_nb import N_CTX, N_FEAT
+    X, ctx, nl, y = data["feats"], data["ctx"], data["nlegal"], data["choice"]
+    cut = int(data["deal"].max() * train_frac)
+    tr = data["deal"] < cut
+    te = ~tr
+    M = _mask(nl)
+
+    def scores(W, sel):
+        return np.einsum("rkf,rf->rk", X[sel], W[ctx[sel]])
+
+    def loss_grad(w, sel):
+        W = w.reshape(N_CTX, N_FEAT)
+        s = scores(W, sel)
+        s = np.where(M[sel], s, -np.inf)
+        s = s - s.max(1, keepdims=True)
+        e = np.exp(s)
+        p = e / e.sum(1, keepdims=True)
+        m = sel.sum()
+        ll = np.log(p[np.arange(m), y[sel]] + 1e-300)
+        g = p.copy()
+        g[np.arange(m), y[sel]] -= 1.0
+        gx = np.einsum("rk,rkf->rf", g, X[sel])
+        G = np.zeros((N_CTX, N_FEAT))
+        np.add.at(G, ctx[sel], gx)
+        return -ll.sum() / m + l2 * (w ** 2).sum(), G.ravel() / m + 2 * l2 * w
+
+    w0 = np.zeros(N_CTX * N_FEAT)
+    w0.reshape(N_CTX, N_FEAT)[:, 0] = 1.0
+    r = minimize(loss_grad, w0, args=(tr,), jac=True, method="L-BFGS-B",
+                 options={"maxiter": 500})
+    W = r.x.reshape(N_CTX, N_FEAT)
+
+    def acc(W, sel):
+        s = np.where(M[sel], scores(W, sel), -np.inf)
+        return float((s.argmax(1) == y[sel]).mean())
+
+    rep = {"decisions": int(len(y)), "train": int(tr.sum()), "holdout": int(te.sum()),
+           "deals": int(data["deal"].max() + 1),
+           "model_train": acc(W, tr), "model_holdout": acc(W, te),
+           "heuristic_train": float((data["heur"][tr] == y[tr]).mean()),
+           "heuristic_holdout": float((data["heur"][te] == y[te]).mean()),
+           "loss_train": float(r.fun), "iterations": int(r.nit), "l2": l2}
+    rep["holdout_by_context"] = {}
+    for c in range(N_CTX):
+        sel = te & (ctx == c)
+        if sel.sum():
+            rep["holdout_by_context"][c] = (int(sel.sum()), acc(W, sel),
+                                            float((data["heur"][sel] == y[sel]).mean()))
+    return W, rep
+
+
+def write_weights(W, rep, deals, seed):
+    from fastsim.cardmodel_nb import FEATURES, NEED_STATES, ROLES
+    lines = [f'"""Generated by tools/cardmodel.py (data --deals {deals} --seed {seed}; fit'
+             ' --write): do not edit.',
+             "",
+             "The weights of fastsim.cardmodel_nb's card model, one row per situation (need",
+             f"state {'/'.join(NEED_STATES)} × role {'/'.join(ROLES)}), one column per feature",
+             f"({', '.join(FEATURES)}).",
+             '"""',
+             "import numpy as np",
+             "",
+             f"FIT = {{'deals': {deals}, 'seed': {seed}, 'decisions': {rep['decisions']}, "
+             f"'holdout_accuracy': {rep['model_holdout']:.4f}, "
+             f"'heuristic_holdout_agreement': {rep['heuristic_holdout']:.4f}}}",
+             "CARD_WEIGHTS = np.array(["]
+    for row in np.round(W, 4):
+        lines.append("    [" + ", ".join(f"{v:.4f}" for v in row) + "],")
+    lines.append("], dtype=np.float64)")
+    WEIGHTS_FILE.write_text("\n".join(lines) + "\n")
+
+
+def duel(a, b, deals, seed):
+    from fastsim import boerenbridge as bb
+    diff = np.zeros(deals)
+    st = {c: np.zeros(7) for c in (a, b)}
+    cpu = []
+    for rot in range(2):
+        pol = np.array([(a, b)[(s + rot) % 2] for s in range(N)], dtype=np.int8)
+        t = time.process_time()
+        res = bb.simulate(rules(), deals, seed=seed, policies=pol, threads=1)
+        cpu.append(time.process_time() - t)
+        sc = res.deals["scores"].astype(float)
+        bids = res.deals["bids"].astype(float)
+        tr = res.deals["tricks"].astype(float)
+        diff += (sc[:, pol == a].mean(1) - sc[:, pol == b].mean(1)) / 2
+        for c in (a, b):
+            m = pol == c
+            st[c] += [m.sum() * deals, (bids[:, m] == tr[:, m]).sum(), sc[:, m].sum(),
+                      bids[:, m].sum(), tr[:, m].sum(), (tr[:, m] > bids[:, m]).sum(),
+                      (tr[:, m] < bids[:, m]).sum()]
+        print(f"  seating {pol.tolist()}: {cpu[-1]:.1f} s CPU", flush=True)
+    d = diff.mean()
+    se = diff.std(ddof=1) / np.sqrt(deals)
+    print(f"code {a} - code {b}: {d:+.3f} [{d - 1.96 * se:+.3f}, {d + 1.96 * se:+.3f}] "
+          f"points per deal ({deals} deals x 2 seatings, {N} x {H}, dutch, seed {seed})")
+    for c in (a, b):
+        s = st[c]
+        print(f"  code {c}: exact {s[1] / s[0]:.3f}  mean score {s[2] / s[0]:.2f}  mean bid "
+              f"{s[3] / s[0]:.3f}  mean tricks {s[4] / s[0]:.3f}  over {s[5] / s[0]:.3f}  "
+              f"under {s[6] / s[0]:.3f}")
+    return d, se
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("data")
+    p.add_argument("--deals", type=int, default=4000)
+    p.add_argument("--seed", type=int, default=1406)
+    p.add_argument("--out", required=True)
+    p = sub.add_parser("fit")
+    p.add_argument("data")
+    p.add_argument("--l2", type=float, default=L2)
+    p.add_argument("--write", action="store_true")
+    p = sub.add_parser("duel")
+    p.add_argument("a", type=int)
+    p.add_argument("b", type=int)
+    p.add_argument("--deals", type=int, default=2000)
+    p.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args(argv)
+    if a.cmd == "data":
+        rec, cpu = make_record(a.deals, a.seed)
+        np.savez_compressed(a.out, **rec)
+        print(f"{a.deals} deals of strong self-play (seed {a.seed}, {cpu:.0f} s CPU) -> {a.out}")
+    elif a.cmd == "fit":
+        z = np.load(a.data)
+        record = {k: z[k] for k in z.files}
+        data = replay(record)
+        W, rep = fit(data, a.l2)
+        for k, v in rep.items():
+            if k != "holdout_by_context":
+                print(f"  {k}: {v}")
+        print("  hold-out by situation (decisions, model, heuristic):")
+        for c, v in rep["holdout_by_context"].items():
+            print(f"    {c:2d}: {v[0]:6d}  {v[1]:.3f}  {v[2]:.3f}")
+        if a.write:
+            write_weights(W, rep, int(record["deals"]), int(record["seed"]))
+            print(f"  wrote {WEIGHTS_FILE.relative_to(ROOT)}")
+    else:
+        duel(a.a, a.b, a.deals, a.seed)
+
+
+if __name__ == "__main__":
+    main()
