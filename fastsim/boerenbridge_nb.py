@@ -825,21 +825,16 @@ def hand_values_nb(hands, trumps):
 # modules are complete before any kernel compiles (numba resolves the names then)
 from .boerenbridge_strong_nb import strong_bid_nb, strong_card_nb  # noqa: E402
 # issue #14, sixth push: the learned card model and strong with learned rollouts
-from .boerenbridge_schema import POLICY_LEARNED, POLICY_STRONGL  # noqa: E402
+from .boerenbridge_schema import (POLICY_EXP_LAST, POLICY_LEARNED, POLICY_STRONGL,  # noqa: E402
+                                  STRONGL_MODES)
 from .cardmodel_nb import learned_card_nb, winner_pos_nb  # noqa: E402
 from .boerenbridge_strongl_nb import ROLL_BIDS, strongl_bid_nb, strongl_card_nb  # noqa: E402
-POLICY_EXP_LAST = 9
 
 
 @njit(cache=True, inline="always")
 def strongl_mode_nb(pol):
-    """The rollout mode of a strongl code (fastsim.boerenbridge_schema.STRONGL_MODES)."""
-    if pol == POLICY_STRONGL:
-        return 1
-    if pol == 6:
-        return 3
-    if pol == 7:
-        return 5
-    if pol == 8:
-        return 7
-    return 0
+    """The rollout mode of a strongl code (fastsim.boerenbridge_schema.STRONGL_MODES); 0
+    (strong's own rollouts) for strong."""
+    if pol < POLICY_STRONGL:
+        return 0
+    return STRONGL_MODES[pol - POLICY_STRONGL]

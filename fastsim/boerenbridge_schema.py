@@ -29,8 +29,11 @@ POLICY_LEARNED = 4
 POLICY_STRONGL = 5
 POLICIES = {**_SEAT_POLICIES, "learned": POLICY_LEARNED, "strongl": POLICY_STRONGL}
 POLICY_NAMES = {v: k for k, v in POLICIES.items()}
-# strongl's rollout modes by code (fastsim.cardmodel_nb: ROLL_OTHERS 1, ROLL_ME 2, ROLL_BIDS 4)
-STRONGL_MODES = {POLICY_STRONGL: 1, 6: 3, 7: 5, 8: 7, 9: 0}
+# strongl's rollout modes by code, codes POLICY_STRONGL, 6, 7, 8, 9 in turn (the bits of
+# fastsim.boerenbridge_strongl_nb: ROLL_OTHERS 1, ROLL_ME 2, ROLL_BIDS 4; code 9, no bit,
+# is strongl's path with the heuristic's rollouts, which plays strong card for card)
+STRONGL_MODES = (1, 3, 5, 7, 0)
+POLICY_EXP_LAST = POLICY_STRONGL + len(STRONGL_MODES) - 1
 
 # the strong policy (fastsim/boerenbridge_strong_nb.py): its worlds per card and per bid as
 # multiples of ``worlds`` (pimc's, default 16: 512 and 256), the candidates drawn per world
