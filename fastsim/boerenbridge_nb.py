@@ -441,11 +441,6 @@ def policy_bid_nb(pol, dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv,
         return pimc_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv, is_blind,
                            worlds)
     if pol == POLICY_STRONG or POLICY_STRONGL <= pol <= POLICY_EXP_LAST:
-        mode = strongl_mode_nb(pol)
-        if mode & ROLL_BIDS:
-            return strongl_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv,
-                                  is_blind, STRONG_BID_FACTOR * worlds, STRONG_CANDIDATES,
-                                  STRONG_SLOPE, STRONG_BID_SHIFT, mode)
         return strong_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv,
                              is_blind, STRONG_BID_FACTOR * worlds,
                              STRONG_CANDIDATES, STRONG_SLOPE, STRONG_BID_SHIFT)
@@ -465,16 +460,11 @@ def policy_card_nb(pol, dkey, n, h, p, hand, legal, turned, trump, played, bids,
             return pimc_card_nb(dkey, n, h, p, hand, legal, turned, trump, played, bids, won,
                                 t, leader, tc, j, voids, rv, forbidden_of(n, p, bids, h, rv),
                                 is_blind, worlds)
-        if pol == POLICY_STRONG:
+        if pol == POLICY_STRONG or POLICY_STRONGL <= pol <= POLICY_EXP_LAST:
             return strong_card_nb(dkey, n, h, p, hand, legal, trump, played, bids, won, t,
                                   leader, tc, j, voids, pl_by, rv, is_blind,
                                   STRONG_CARD_FACTOR * worlds, STRONG_CANDIDATES,
-                                  STRONG_SLOPE, STRONG_BID_SHIFT)
-        if POLICY_STRONGL <= pol <= POLICY_EXP_LAST:
-            return strongl_card_nb(dkey, n, h, p, hand, legal, trump, played, bids, won, t,
-                                   leader, tc, j, voids, pl_by, rv, is_blind,
-                                   STRONG_CARD_FACTOR * worlds, STRONG_CANDIDATES,
-                                   STRONG_SLOPE, STRONG_BID_SHIFT, strongl_mode_nb(pol))
+                                  STRONG_SLOPE, STRONG_BID_SHIFT, strongl_mode_nb(pol))
         if pol == POLICY_LEARNED:
             wn = 0
             if j > 0:
@@ -824,11 +814,10 @@ def hand_values_nb(hands, trumps):
 # the strong policy uses the functions above; its module is imported last so that both
 # modules are complete before any kernel compiles (numba resolves the names then)
 from .boerenbridge_strong_nb import strong_bid_nb, strong_card_nb  # noqa: E402
-# issue #14, sixth push: the learned card model and strong with learned rollouts
+# issue #14, sixth push: the learned card model; strongl is strong_card_nb with a rollout mode
 from .boerenbridge_schema import (POLICY_EXP_LAST, POLICY_LEARNED, POLICY_STRONGL,  # noqa: E402
                                   STRONGL_MODES)
 from .cardmodel_nb import learned_card_nb, winner_pos_nb  # noqa: E402
-from .boerenbridge_strongl_nb import ROLL_BIDS, strongl_bid_nb, strongl_card_nb  # noqa: E402
 
 
 @njit(cache=True, inline="always")

@@ -23,16 +23,16 @@ from .common import (PIMC_WORLDS, POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM, 
 
 # issue #14, sixth push (fastsim/cardmodel_nb.py): ``learned`` plays the card of a
 # conditional-logit model fitted to strong's play (bids: the heuristic's), ``strongl`` is
-# strong whose card rollouts play that model for the other players; codes 6.. are the
-# other rollout modes of the experiment (tools/cardmodel.py duel), not named
+# strong whose card rollouts play that model for the other players; code 6, not named, is
+# the experiment's other rollout mode (the deciding player's own cards modelled too;
+# tools/cardmodel.py duel)
 POLICY_LEARNED = 4
 POLICY_STRONGL = 5
 POLICIES = {**_SEAT_POLICIES, "learned": POLICY_LEARNED, "strongl": POLICY_STRONGL}
 POLICY_NAMES = {v: k for k, v in POLICIES.items()}
-# strongl's rollout modes by code, codes POLICY_STRONGL, 6, 7, 8, 9 in turn (the bits of
-# fastsim.boerenbridge_strongl_nb: ROLL_OTHERS 1, ROLL_ME 2, ROLL_BIDS 4; code 9, no bit,
-# is strongl's path with the heuristic's rollouts, which plays strong card for card)
-STRONGL_MODES = (1, 3, 5, 7, 0)
+# strongl's rollout modes by code, codes POLICY_STRONGL and 6 in turn (the bits of
+# fastsim.boerenbridge_strong_nb: ROLL_OTHERS 1, ROLL_ME 2)
+STRONGL_MODES = (1, 3)
 POLICY_EXP_LAST = POLICY_STRONGL + len(STRONGL_MODES) - 1
 
 # the strong policy (fastsim/boerenbridge_strong_nb.py): its worlds per card and per bid as

@@ -12,6 +12,12 @@ everyone (common random numbers); of cards that are equivalent (adjacent in rank
 cards between them are gone) only the lowest is scored, and played. A bid decision weighs
 the bids made before it the same way. The objective is the player's own deal score, as for pimc.
 
+``strongl`` (issue #14, sixth push) is the same card decision with another rollout *mode*
+(:func:`strong_card_nb`'s ``mode``, bits ``ROLL_OTHERS`` and ``ROLL_ME``): in every rollout
+the other players (and with ``ROLL_ME`` the deciding player's own later cards) play the
+learned card model (:mod:`fastsim.cardmodel_nb`) instead of the heuristic; mode 0 is strong.
+The model adds no randomness; strongl's bid is strong's.
+
 Keys: a card decision of ``me`` at trick ``t`` draws from
 ``deal_key(deal key, KEY_STRONG_PLAY + 8·t + me)``, a bid from
 ``deal_key(deal key, KEY_STRONG_BID + me)`` (fastsim.rng), so results are bit-identical for
@@ -21,12 +27,14 @@ import numpy as np
 from ._jit import njit
 
 from .bidmodel_nb import bid_loglik_nb
+from .bits import suit_mask_nb
 from .boerenbridge_nb import (add_bid_scores_nb, add_card_scores_nb, best_bid_nb,
-                              bid_of_value_nb, forbidden_bid_nb, world_capacity_nb,
-                              sample_world_nb)
+                              bid_of_value_nb, deal_score_nb, forbidden_bid_nb, play_on_nb,
+                              world_capacity_nb, sample_world_nb)
 from .boerenbridge_schema import MAX_SEATS
+from .cardmodel_nb import learned_card_nb, winner_pos_nb
 from .pimc_nb import best_index_nb, distinct_cards_nb, draw_world_nb, resample_nb
-from .play_nb import FULL52, hand_value_nb
+from .play_nb import FULL52, branch_nb, hand_value_nb, heuristic_play_nb
 from .refs_nb import borrow_nb, keep_nb
 from .rng import KEY_STRONG_BID, KEY_STRONG_PLAY, deal_key_nb
 
@@ -120,20 +128,65 @@ def scored_cards_nb(legal, unseen, tc, tn, out):
     return distinct_cards_nb(legal, unseen | table, out)
 
 
+# strongl's rollout modes (strong_card_nb's ``mode``): who plays the learned card
+ROLL_OTHERS = 1      # the other positions
+ROLL_ME = 2          # the deciding player's own later cards
+
+
+@njit(cache=True, inline="always")
+def learned_hook_nb(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, played, bids, won,
+                    voids, pl_by):
+    """Card hook of strongl's rollouts: the learned card for the positions ``mode`` names
+    (``ROLL_OTHERS``, ``ROLL_ME``), the heuristic's for the rest (``ctx = (h, me, mode)``)."""
+    h, me, mode = ctx
+    need = bids[p] - won[p]
+    use = (mode & ROLL_ME) != 0 if p == me else (mode & ROLL_OTHERS) != 0
+    if use:
+        legal = hand
+        if j > 0:
+            fl = hand & suit_mask_nb(led)
+            if fl:
+                legal = fl
+        wn = 0
+        if j > 0:
+            wp = winner_pos_nb(tc, j, leader, n, winner)
+            wn = bids[wp] - won[wp]
+        return learned_card_nb(hand, legal, j, n, h, t, led, winner, wn, trump, need, played)
+    return heuristic_play_nb(hand, j, n, led, winner, trump, need, FULL52 & ~(hand | played))
+
+
+@njit(cache=True)
+def add_learned_scores_nb(n, h, me, mode, world, hand, cards, n_legal, trump, played, bids, won,
+                          t, leader, tc, tn, rv, forbidden, is_blind, hands2, won2, tc2,
+                          sv, sp, totals):
+    """:func:`fastsim.boerenbridge_nb.add_card_scores_nb` with strongl's rollouts: the
+    learned card for the positions ``mode`` names, the heuristic's for the rest (``sv``,
+    ``sp``: scratch for the tracked voids and plays, which the hook does not read)."""
+    for k in range(n_legal):
+        c = cards[k]
+        branch_nb(n, world, me, hand, c, won, tc, tn, hands2, won2, tc2)
+        play_on_nb(learned_hook_nb, (h, me, mode), n, h, hands2, trump, bids, won2,
+                   played | (np.int64(1) << c), t, leader, tc2, tn + 1, sv, sp, True)
+        totals[k] += deal_score_nb(bids[me], won2[me], rv, me == n - 1, forbidden, is_blind)
+
+
 @njit(cache=True)
 def strong_card_nb(dkey, n, h, me, hand, legal, trump, played, bids, won, t, leader, tc, tn,
-                   voids, pl_by, rv, is_blind, worlds, cand, lam, shift):
+                   voids, pl_by, rv, is_blind, worlds, cand, lam, shift, mode):
     """The strong policy's card for position ``me`` (``pl_by[q]``: the cards position q has
-    played so far; everything else as :func:`fastsim.boerenbridge_nb.pimc_card_nb`)."""
+    played so far; everything else as :func:`fastsim.boerenbridge_nb.pimc_card_nb`);
+    ``mode``: strongl's rollout mode (0: strong's heuristic rollouts)."""
     bids, won, tc = borrow_nb(bids), borrow_nb(won), borrow_nb(tc)
     unseen = FULL52 & ~(hand | played)
-    own = np.zeros(26 + 3 * MAX_SEATS, dtype=np.int64)   # one allocation, borrowed views
+    own = np.zeros(26 + 5 * MAX_SEATS, dtype=np.int64)   # one allocation, borrowed views
     buf = borrow_nb(own)
     cards = buf[0:13]
     totals = buf[13:26]
     hands2 = buf[26:26 + MAX_SEATS]
     won2 = buf[26 + MAX_SEATS:26 + 2 * MAX_SEATS]
     tc2 = buf[26 + 2 * MAX_SEATS:26 + 3 * MAX_SEATS]
+    sv = buf[26 + 3 * MAX_SEATS:26 + 4 * MAX_SEATS]
+    sp = buf[26 + 4 * MAX_SEATS:26 + 5 * MAX_SEATS]
     n_legal = scored_cards_nb(legal, unseen, tc, tn, cards)
     if n_legal == 1:
         c = cards[0]
@@ -146,9 +199,14 @@ def strong_card_nb(dkey, n, h, me, hand, legal, trump, played, bids, won, t, lea
                    lam, shift, ws)
     forbidden = bids_forbidden_nb(n, h, bids, rv) if me == n - 1 else -1
     for w in range(worlds):
-        add_card_scores_nb(n, h, me, ws[w], hand, cards, n_legal, trump, played, bids, won, t,
-                           leader, tc, tn, rv, forbidden, is_blind, hands2, won2,
-                           tc2, totals)
+        if mode == 0:
+            add_card_scores_nb(n, h, me, ws[w], hand, cards, n_legal, trump, played, bids, won,
+                               t, leader, tc, tn, rv, forbidden, is_blind, hands2, won2,
+                               tc2, totals)
+        else:
+            add_learned_scores_nb(n, h, me, mode, ws[w], hand, cards, n_legal, trump, played,
+                                  bids, won, t, leader, tc, tn, rv, forbidden, is_blind,
+                                  hands2, won2, tc2, sv, sp, totals)
     c = cards[best_index_nb(totals, n_legal)]
     keep_nb(own)
     keep_nb(ws_own)

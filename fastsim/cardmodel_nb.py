@@ -30,8 +30,9 @@ Features of a legal card ``c`` (in this order, :data:`FEATURES`):
 12. ``takes_needy``: ``wins`` and the current winner still needs a trick;
 13. ``takes_over``: ``wins`` and the current winner is at or over its bid.
 
-The weights are generated (``fastsim/cardmodel_weights.py``); compiled constants. strongl
-(the rollouts with this model) is :mod:`fastsim.boerenbridge_strongl_nb`.
+The weights are generated (``fastsim/cardmodel_weights.py``); compiled constants. strongl,
+strong whose rollouts play this model, is :func:`fastsim.boerenbridge_strong_nb.strong_card_nb`
+with a rollout mode.
 """
 import numpy as np
 from ._jit import njit

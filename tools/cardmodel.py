@@ -23,9 +23,9 @@ fastsim/cardmodel_weights.py (weights rounded to 4 decimals).
 dutch; A in seats 0 and 2, B in 1 and 3, then swapped, the same deals): the paired
 difference A − B per deal with its 95% interval, exact bids, mean bid and tricks, and the
 CPU time of each seating. Codes: 1 heuristic, 2 pimc, 3 strong, 4 learned, 5 strongl
-(learned rollouts for the others), 6 (others and my own later cards), 7 (others, bids'
-rollouts too), 8 (everyone, bids too), 9 (strongl's path with the heuristic rollouts:
-strong exactly).
+(learned rollouts for the others), 6 (others and my own later cards). (The experiment's
+codes 7 and 8, the bids' rollouts modelled too, were measured not to pay and removed; they
+are on the branch helper-str6, commit 5379174.)
 """
 import argparse
 import sys
