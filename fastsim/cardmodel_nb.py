@@ -82,17 +82,17 @@ def beats_nb(c, winner, trump):
     return (cs == ws and c > winner) or (cs == trump and ws != trump)
 
 
-@njit(cache=True)
-def card_features_nb(c, hand, j, n, led, winner, win_need, trump, unseen, heur, f):
-    """The features of card ``c`` into ``f[:N_FEAT]`` (module docstring); ``win_need``:
-    the current winner's bid minus its tricks (ignored when leading)."""
+@njit(cache=True, inline="always")
+def feature_values_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur):
+    """The :data:`N_FEAT` features of card ``c`` (module docstring), in order, as a tuple:
+    the one place they are computed (:func:`card_features_nb` stores them,
+    :func:`card_score_nb` weighs them); ``win_need``: the current winner's bid minus its
+    tricks (ignored when leading), ``tmask`` the trump suit's mask (0: no trump)."""
     s = c >> 4
     smask = suit_mask_nb(s)
-    above = above_nb(c)
     held = hand & smask
     un_s = unseen & smask
-    un_above = popcount_nb(above & un_s)
-    tmask = suit_mask_nb(trump) if trump >= 0 else np.int64(0)
+    un_above = popcount_nb(above_nb(c) & un_s)
     is_trump = trump >= 0 and s == trump
     no_trump_out = (unseen & tmask) == 0
     top = un_above == 0
@@ -104,20 +104,29 @@ def card_features_nb(c, hand, j, n, led, winner, win_need, trump, unseen, heur, 
     else:
         sure = wins and top and (is_trump or no_trump_out)
     ln = popcount_nb(held)
-    f[0] = 1.0 if c == heur else 0.0
-    f[1] = 1.0 if wins else 0.0
-    f[2] = 1.0 if sure else 0.0
-    f[3] = 1.0 if top else 0.0
-    f[4] = 1.0 if is_trump else 0.0
-    f[5] = (c & 15) / 12.0
-    f[6] = min(un_above, 4) / 4.0
-    f[7] = 1.0 if lowest_nb(held) == c else 0.0
-    f[8] = 1.0 if highest_nb(held) == c else 0.0
-    f[9] = ln / 8.0
-    f[10] = 1.0 if (ln == 1 and not is_trump) else 0.0
-    f[11] = min(popcount_nb(un_s), 8) / 8.0
-    f[12] = 1.0 if (wins and win_need > 0) else 0.0
-    f[13] = 1.0 if (wins and win_need <= 0) else 0.0
+    return (1.0 if c == heur else 0.0,
+            1.0 if wins else 0.0,
+            1.0 if sure else 0.0,
+            1.0 if top else 0.0,
+            1.0 if is_trump else 0.0,
+            (c & 15) / 12.0,
+            min(un_above, 4) / 4.0,
+            1.0 if lowest_nb(held) == c else 0.0,
+            1.0 if highest_nb(held) == c else 0.0,
+            ln / 8.0,
+            1.0 if (ln == 1 and not is_trump) else 0.0,
+            min(popcount_nb(un_s), 8) / 8.0,
+            1.0 if (wins and win_need > 0) else 0.0,
+            1.0 if (wins and win_need <= 0) else 0.0)
+
+
+@njit(cache=True)
+def card_features_nb(c, hand, j, n, led, winner, win_need, trump, unseen, heur, f):
+    """The features of card ``c`` into ``f[:N_FEAT]`` (:func:`feature_values_nb`)."""
+    tmask = suit_mask_nb(trump) if trump >= 0 else np.int64(0)
+    x = feature_values_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur)
+    for i in range(N_FEAT):
+        f[i] = x[i]
 
 
 @njit(cache=True)
@@ -152,40 +161,25 @@ def winner_pos_nb(tc, j, leader, n, winner):
 
 @njit(cache=True, inline="always")
 def card_score_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur, ctx):
-    """``W[ctx] · f(c)`` without storing ``f``: the features of :func:`card_features_nb`,
-    each product added in the same order (the same value; the tests hold the policy to the
-    argmax of the stored features)."""
-    s = c >> 4
-    smask = suit_mask_nb(s)
-    held = hand & smask
-    un_s = unseen & smask
-    un_above = popcount_nb(above_nb(c) & un_s)
-    is_trump = trump >= 0 and s == trump
-    no_trump_out = (unseen & tmask) == 0
-    top = un_above == 0
-    wins = j > 0 and beats_nb(c, winner, trump)
-    if j == 0:
-        sure = top and (is_trump or no_trump_out)
-    elif j == n - 1:
-        sure = wins
-    else:
-        sure = wins and top and (is_trump or no_trump_out)
-    ln = popcount_nb(held)
-    v = 0.0
-    v += W[ctx, 0] * (1.0 if c == heur else 0.0)
-    v += W[ctx, 1] * (1.0 if wins else 0.0)
-    v += W[ctx, 2] * (1.0 if sure else 0.0)
-    v += W[ctx, 3] * (1.0 if top else 0.0)
-    v += W[ctx, 4] * (1.0 if is_trump else 0.0)
-    v += W[ctx, 5] * ((c & 15) / 12.0)
-    v += W[ctx, 6] * (min(un_above, 4) / 4.0)
-    v += W[ctx, 7] * (1.0 if lowest_nb(held) == c else 0.0)
-    v += W[ctx, 8] * (1.0 if highest_nb(held) == c else 0.0)
-    v += W[ctx, 9] * (ln / 8.0)
-    v += W[ctx, 10] * (1.0 if (ln == 1 and not is_trump) else 0.0)
-    v += W[ctx, 11] * (min(popcount_nb(un_s), 8) / 8.0)
-    v += W[ctx, 12] * (1.0 if (wins and win_need > 0) else 0.0)
-    v += W[ctx, 13] * (1.0 if (wins and win_need <= 0) else 0.0)
+    """``W[ctx] · f(c)`` without storing ``f``: :func:`feature_values_nb`'s features, each
+    product added in order (the tests hold the policy to the argmax of the stored
+    features)."""
+    x = feature_values_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur)
+    v = 0.0           # unrolled: a tuple indexed by a loop variable is slower
+    v += W[ctx, 0] * x[0]
+    v += W[ctx, 1] * x[1]
+    v += W[ctx, 2] * x[2]
+    v += W[ctx, 3] * x[3]
+    v += W[ctx, 4] * x[4]
+    v += W[ctx, 5] * x[5]
+    v += W[ctx, 6] * x[6]
+    v += W[ctx, 7] * x[7]
+    v += W[ctx, 8] * x[8]
+    v += W[ctx, 9] * x[9]
+    v += W[ctx, 10] * x[10]
+    v += W[ctx, 11] * x[11]
+    v += W[ctx, 12] * x[12]
+    v += W[ctx, 13] * x[13]
     return v
 
 
