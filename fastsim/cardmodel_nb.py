@@ -33,6 +33,12 @@ Features of a legal card ``c`` (in this order, :data:`FEATURES`):
 The weights are generated (``fastsim/cardmodel_weights.py``); compiled constants. strongl,
 strong whose rollouts play this model, is :func:`fastsim.boerenbridge_strong_nb.strong_card_nb`
 with a rollout mode.
+
+A second set of weights of the same model (``fastsim/cardmodel_weights_ismcts.py``, issue
+#14's seventh push) is fitted to OpenSpiel IS-MCTS 1000's card decisions recorded through
+the bridge (``tools/cardmodel.py ismcts``); ``strongi`` is strong whose rollouts play that
+model for the other players. Both sets are stacked in :data:`W`; the kernels take a model
+index.
 """
 import numpy as np
 from ._jit import njit
@@ -40,6 +46,7 @@ from ._jit import njit
 from .bits import popcount_nb, lowest_nb, highest_nb, suit_mask_nb
 from .boerenbridge_schema import MAX_SEATS
 from .cardmodel_weights import CARD_WEIGHTS
+from .cardmodel_weights_ismcts import CARD_WEIGHTS as ISMCTS_CARD_WEIGHTS
 from .play_nb import FULL52, above_nb, heuristic_play_nb
 
 FEATURES = ("heur", "wins", "sure", "top", "trump", "rank", "above", "lowest", "highest",
@@ -48,7 +55,12 @@ N_FEAT = len(FEATURES)
 NEED_STATES = ("over", "exact", "short", "all")
 ROLES = ("lead", "follow", "follow_last", "void")
 N_CTX = len(NEED_STATES) * len(ROLES)
-W = CARD_WEIGHTS
+# the models, stacked (``W[model]``; the kernels take a model index): 0 fitted to strong's
+# self-play (learned, strongl), 1 to OpenSpiel IS-MCTS 1000's cards through the bridge
+# (strongi, issue #14's seventh push)
+MODEL_STRONG = 0
+MODEL_ISMCTS = 1
+W = np.stack((CARD_WEIGHTS, ISMCTS_CARD_WEIGHTS))
 
 
 
@@ -160,33 +172,33 @@ def winner_pos_nb(tc, j, leader, n, winner):
 
 
 @njit(cache=True, inline="always")
-def card_score_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur, ctx):
-    """``W[ctx] · f(c)`` without storing ``f``: :func:`feature_values_nb`'s features, each
+def card_score_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur, ctx, model):
+    """``W[model, ctx] · f(c)`` without storing ``f``: :func:`feature_values_nb`'s features, each
     product added in order (the tests hold the policy to the argmax of the stored
     features)."""
     x = feature_values_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur)
     v = 0.0           # unrolled: a tuple indexed by a loop variable is slower
-    v += W[ctx, 0] * x[0]
-    v += W[ctx, 1] * x[1]
-    v += W[ctx, 2] * x[2]
-    v += W[ctx, 3] * x[3]
-    v += W[ctx, 4] * x[4]
-    v += W[ctx, 5] * x[5]
-    v += W[ctx, 6] * x[6]
-    v += W[ctx, 7] * x[7]
-    v += W[ctx, 8] * x[8]
-    v += W[ctx, 9] * x[9]
-    v += W[ctx, 10] * x[10]
-    v += W[ctx, 11] * x[11]
-    v += W[ctx, 12] * x[12]
-    v += W[ctx, 13] * x[13]
+    v += W[model, ctx, 0] * x[0]
+    v += W[model, ctx, 1] * x[1]
+    v += W[model, ctx, 2] * x[2]
+    v += W[model, ctx, 3] * x[3]
+    v += W[model, ctx, 4] * x[4]
+    v += W[model, ctx, 5] * x[5]
+    v += W[model, ctx, 6] * x[6]
+    v += W[model, ctx, 7] * x[7]
+    v += W[model, ctx, 8] * x[8]
+    v += W[model, ctx, 9] * x[9]
+    v += W[model, ctx, 10] * x[10]
+    v += W[model, ctx, 11] * x[11]
+    v += W[model, ctx, 12] * x[12]
+    v += W[model, ctx, 13] * x[13]
     return v
 
 
 @njit(cache=True)
-def learned_card_nb(hand, legal, j, n, h, t, led, winner, win_need, trump, need, played):
-    """The learned policy's card: the legal card of the highest score ``W[ctx] · f(c)``
-    (ties: the lowest code)."""
+def model_card_nb(model, hand, legal, j, n, h, t, led, winner, win_need, trump, need, played):
+    """The card of model ``model`` (:data:`MODEL_STRONG`, :data:`MODEL_ISMCTS`): the legal
+    card of the highest score ``W[model, ctx] · f(c)`` (ties: the lowest code)."""
     if (legal & (legal - 1)) == 0:
         return lowest_nb(legal)
     unseen = FULL52 & ~(hand | played)
@@ -200,11 +212,19 @@ def learned_card_nb(hand, legal, j, n, h, t, led, winner, win_need, trump, need,
     while m:
         c = lowest_nb(m)
         m &= m - 1
-        v = card_score_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur, ctx)
+        v = card_score_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur, ctx,
+                          model)
         if best < 0 or v > best_v:
             best = c
             best_v = v
     return best
+
+
+@njit(cache=True)
+def learned_card_nb(hand, legal, j, n, h, t, led, winner, win_need, trump, need, played):
+    """The learned policy's card: :func:`model_card_nb` of the model fitted to strong."""
+    return model_card_nb(MODEL_STRONG, hand, legal, j, n, h, t, led, winner, win_need, trump,
+                         need, played)
 
 
 @njit(cache=True)
