@@ -77,20 +77,37 @@ def make_record(deals, seed):
     return {"seed": seed, "deals": deals, "bids": bids, "cards": res.play["cards"]}, cpu
 
 
+def _row_arrays(deals):
+    """Empty decision rows for ``deals`` deals (at most one per card played)."""
+    from fastsim.cardmodel_nb import N_FEAT
+    rows = deals * H * N
+    return {"cards": np.full((rows, H), -1, np.int64),
+            "feats": np.zeros((rows, H, N_FEAT), np.float64),
+            "ctx": np.zeros(rows, np.int64), "nlegal": np.zeros(rows, np.int64),
+            "choice": np.zeros(rows, np.int64), "pos": np.zeros(rows, np.int64),
+            "trick": np.zeros(rows, np.int64), "heur": np.zeros(rows, np.int64),
+            "deal": np.zeros(rows, np.int64)}
+
+
+def _replay_deal(out, r, hands, trump, turned, bids, cards, deal):
+    """One deal's decision rows into ``out`` from row ``r`` (hands and bids by position,
+    ``cards[t, j]`` the ``j``-th card of trick ``t``); returns how many."""
+    from fastsim.cardmodel_nb import replay_features_nb
+    k = replay_features_nb(N, H, hands, np.int64(trump), np.int64(turned), bids,
+                           cards.astype(np.int64), out["cards"][r:], out["feats"][r:],
+                           out["ctx"][r:], out["nlegal"][r:], out["choice"][r:],
+                           out["pos"][r:], out["trick"][r:], out["heur"][r:])
+    out["deal"][r:r + k] = deal
+    return k
+
+
 def replay(record):
     """The decision rows of a record (:func:`make_record`): the hands, the turned card and
     trump are the seed's deals (the same whatever the policies: dealt from the deal key)."""
     from fastsim import boerenbridge as bb
-    from fastsim.cardmodel_nb import N_FEAT, replay_features_nb
     deals = int(record["deals"])
     d = bb.simulate(rules(), deals, seed=int(record["seed"]), threads=1).deals
-    rows = deals * H * N
-    out = {"cards": np.full((rows, H), -1, np.int64),
-           "feats": np.zeros((rows, H, N_FEAT), np.float64),
-           "ctx": np.zeros(rows, np.int64), "nlegal": np.zeros(rows, np.int64),
-           "choice": np.zeros(rows, np.int64), "pos": np.zeros(rows, np.int64),
-           "trick": np.zeros(rows, np.int64), "heur": np.zeros(rows, np.int64),
-           "deal": np.zeros(rows, np.int64)}
+    out = _row_arrays(deals)
     r = 0
     hands = np.zeros(8, np.int64)
     bids = np.zeros(8, np.int64)
@@ -99,13 +116,8 @@ def replay(record):
         for p in range(N):
             hands[p] = d["hands"][i, (dealer + 1 + p) % N]
             bids[p] = record["bids"][i, p]
-        k = replay_features_nb(
-            N, H, hands, np.int64(d["trump"][i]), np.int64(d["trump_card"][i]), bids,
-            record["cards"][i].astype(np.int64),
-            out["cards"][r:], out["feats"][r:], out["ctx"][r:], out["nlegal"][r:],
-            out["choice"][r:], out["pos"][r:], out["trick"][r:], out["heur"][r:])
-        out["deal"][r:r + k] = i
-        r += k
+        r += _replay_deal(out, r, hands, d["trump"][i], d["trump_card"][i], bids,
+                          record["cards"][i], i)
     out = {k: v[:r] for k, v in out.items()}
     assert (out["choice"] >= 0).all(), "a recorded card was not among the legal cards"
     return out
@@ -154,24 +166,13 @@ def replay_rows(rec):
     """The card decisions of :func:`read_bridge_record`'s deals with more than one legal
     card, only those of the positions ``rec["mine"]`` marks (the rows of :func:`replay`,
     ``deal`` the deal's unit so that a hold-out keeps both seatings together)."""
-    from fastsim.cardmodel_nb import N_FEAT, replay_features_nb
     m = len(rec["unit"])
-    rows = m * H * N
-    out = {"cards": np.full((rows, H), -1, np.int64),
-           "feats": np.zeros((rows, H, N_FEAT), np.float64),
-           "ctx": np.zeros(rows, np.int64), "nlegal": np.zeros(rows, np.int64),
-           "choice": np.zeros(rows, np.int64), "pos": np.zeros(rows, np.int64),
-           "trick": np.zeros(rows, np.int64), "heur": np.zeros(rows, np.int64),
-           "deal": np.zeros(rows, np.int64)}
-    keep = np.zeros(rows, bool)
+    out = _row_arrays(m)
+    keep = np.zeros(len(out["ctx"]), bool)
     r = 0
     for i in range(m):
-        k = replay_features_nb(
-            N, H, rec["hands"][i], rec["trump"][i], rec["turned"][i], rec["bids"][i],
-            rec["cards"][i], out["cards"][r:], out["feats"][r:], out["ctx"][r:],
-            out["nlegal"][r:], out["choice"][r:], out["pos"][r:], out["trick"][r:],
-            out["heur"][r:])
-        out["deal"][r:r + k] = rec["unit"][i]
+        k = _replay_deal(out, r, rec["hands"][i], rec["trump"][i], rec["turned"][i],
+                         rec["bids"][i], rec["cards"][i], rec["unit"][i])
         keep[r:r + k] = rec["mine"][i][out["pos"][r:r + k]]
         r += k
     out = {k: v[:r][keep[:r]] for k, v in out.items()}
