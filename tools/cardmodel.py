@@ -38,7 +38,7 @@ CPU time of each seating. Codes: 1 heuristic, 2 pimc, 3 strong, 4 learned, 5 str
 (learned rollouts for the others), 6 (others and my own later cards), 7 strongi (the
 others play the model of IS-MCTS). (The experiment's
 codes 7 and 8, the bids' rollouts modelled too, were measured not to pay and removed; they
-are on the branch helper-str6, commit 5379174.)
+are on the branch helper-str6, commit 5379174; code 7 is now strongi.)
 """
 import argparse
 import sys
