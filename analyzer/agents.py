@@ -388,7 +388,7 @@ class BoerenbridgeBidState(_DecisionBeforePlay):
             raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
         hand = self.hand if _hand is None else int(_hand)
         f, p, r = self.forbidden, self.position, self.rules
-        if policy in ("pimc", "strong", "strongl") and self.is_blind and _hand is None:
+        if policy in ("pimc", "strong", "strongl", "strongi") and self.is_blind and _hand is None:
             raise RulesError(f"the simulator's {policy} bidder looks at the card in a blind "
                              "one-card deal; a policy cannot ask for it")
         bids = np.full(MAX_SEATS, -1, dtype=np.int64)

@@ -52,6 +52,7 @@ from fastsim.rng import check_seed, deal_key_nb, run_key_nb
 
 __all__ = ["available", "load_game", "to_os", "from_os", "deal_actions", "TroefBot",
            "FairResampler", "make_bot", "parse_entrant", "play_deal", "tournament",
+           "deal_record", "replay_record",
            "render_extra", "INSTALL_HINT"]
 
 INSTALL_HINT = ("OpenSpiel is not installed: pip install -e '.[openspiel]' "
@@ -599,6 +600,24 @@ def play_deal(game, chance, bots, clock=None, trace=None, tricks=None):
     return [float(x) for x in s.returns()], bids
 
 
+def deal_record(seed, deal, seating, dealer, hands, turned, chance, trace, returns, bids):
+    """One played deal as plain JSON-able data (the ``record`` of :func:`tournament`)."""
+    return {"seed": int(seed), "deal": int(deal), "seating": list(seating),
+            "dealer": int(dealer), "hands": [int(x) for x in hands], "turned": int(turned),
+            "history": [int(a) for a in chance] + [int(a) for _, a in trace],
+            "players": [int(p) for p, _ in trace],
+            "returns": [float(x) for x in returns], "bids": [int(b) for b in bids]}
+
+
+def replay_record(rec):
+    """The terminal oh_hell state of a :func:`deal_record` (its history replayed)."""
+    game = load_game(len(rec["hands"]), rec["history"][0])
+    s = game.new_initial_state()
+    for a in rec["history"]:
+        s.apply_action(a)
+    return s
+
+
 def troef_deals(rules, n_deals, seed):
     """troef's deals ``0 .. n_deals−1`` of ``seed``: (hands per seat, turned, dealer)."""
     from fastsim import boerenbridge as bb
@@ -622,10 +641,17 @@ def _check_rules(rules, whole_games):
 
 
 def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), players=None,
-               hand_size=None, preset=None, worlds=None, threads=None):
+               hand_size=None, preset=None, worlds=None, threads=None, record=None):
     """:func:`analyzer.tournament.tournament` with OpenSpiel entrants: the same duplicate
     seatings and result shape, played inside OpenSpiel's oh_hell; each policy's row adds
-    ``side``, ``resampler``, ``exact_rate`` and ``ms_per_decision``."""
+    ``side``, ``resampler``, ``exact_rate`` and ``ms_per_decision``.
+
+    ``record``, a callable, is called once per deal played (each distinct seating × deal)
+    with a dict: ``seed``, ``deal``, ``seating`` (the policy of each seat = OpenSpiel
+    player), ``dealer``, ``hands`` (troef bit masks per seat), ``turned`` (troef code),
+    ``history`` (OpenSpiel's whole action history, chance outcomes included: replaying it in
+    :func:`load_game` gives the deal's end state), ``players`` (the player of each action
+    after the turned card), ``returns`` and ``bids`` per seat (see :func:`deal_record`)."""
     from . import games as registry
     from .stats_core import Z95
     if game != "boerenbridge":
@@ -675,8 +701,12 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
                                  worlds) for s in range(nseat)]
                 clk = [[0.0, 0] for _ in range(nseat)]
                 won = []
-                ret, bids = play_deal(og, deal_actions(nseat, h, dealer, hands, turned), bots,
-                                      clk, tricks=won)
+                chance = deal_actions(nseat, h, dealer, hands, turned)
+                trace = [] if record is not None else None
+                ret, bids = play_deal(og, chance, bots, clk, trace=trace, tricks=won)
+                if record is not None:
+                    record(deal_record(seed, d, seating, dealer, hands, turned, chance, trace,
+                                       ret, bids))
                 sc[d] = ret
                 bd[d] = bids
                 tk[d] = won

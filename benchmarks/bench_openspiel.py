@@ -3,6 +3,7 @@
     python benchmarks/bench_openspiel.py [--deals 200] [--sims 100,1000] [--resampler fair]
                                          [--policy pimc|strong|heuristic]
                                          [--bid-policy P] [--card-policy P] [--json-out F]
+                                         [--record F]
 
 Oh Hell with 4 players and 8 cards, dutch scoring (``oh_hell`` with off_bid_penalty and 2
 points a trick), the duplicate match of :func:`analyzer.openspiel_bridge.tournament`: the
@@ -21,9 +22,13 @@ to see whether a policy gains or loses in the bidding or in the play. Every side
 gives its mean bid and mean tricks, the share of bids missed by over- and by under-tricks,
 and the points per deal those misses gave up against making the bid (10 + 2·bid +
 2·|tricks − bid| each). ``--json-out F`` writes every run's result (with the per-deal
-scores) as JSON lines to F.
+scores) as JSON lines to F. ``--record F`` appends every deal played (each seating) as a
+JSON line to F: the dealt hands, turned card, dealer, the policy of each seat and the whole
+OpenSpiel action history (:func:`analyzer.openspiel_bridge.deal_record`), e.g. to fit a
+model of IS-MCTS's decisions (tools/cardmodel.py ismcts).
 """
 import argparse
+import json
 import os
 import sys
 import time
@@ -47,6 +52,8 @@ def main(argv=None):
     ap.add_argument("--card-policy", default=None,
                     help="troef side's cards: a troef policy or ismcts (default --policy)")
     ap.add_argument("--json-out", default=None, help="append each result as a JSON line")
+    ap.add_argument("--record", default=None,
+                    help="append every deal played (hands, seats, history) as a JSON line")
     a = ap.parse_args(argv)
     from analyzer.openspiel_bridge import tournament
     from fastsim.boerenbridge_schema import RulesError
@@ -63,15 +70,23 @@ def main(argv=None):
                f"--variant scoring=dutch --policies {mine_name},{os_name} --deals {a.deals} "
                f"--seed {a.seed}" + (f" --worlds {a.worlds}" if a.worlds else ""))
         t = time.perf_counter()
+        rec_f = open(a.record, "a") if a.record else None
+
+        def record(rec):
+            rec_f.write(json.dumps({"sims": sims, **rec}) + "\n")
+            rec_f.flush()
         try:
             r = tournament("boerenbridge", [mine_name, os_name], n=a.deals, seed=a.seed,
                            variants=["scoring=dutch"], players=a.players,
-                           hand_size=a.hand_size, worlds=a.worlds, threads=1)
+                           hand_size=a.hand_size, worlds=a.worlds, threads=1,
+                           record=record if rec_f else None)
         except RulesError as e:
             sys.exit(f"bench_openspiel: {e}")
+        finally:
+            if rec_f:
+                rec_f.close()
         wall = time.perf_counter() - t
         if a.json_out:
-            import json
             with open(a.json_out, "a") as f:
                 f.write(json.dumps({"argv": list(argv or sys.argv[1:]), "sims": sims,
                                     "wall_s": wall, **r}) + "\n")

@@ -26,13 +26,18 @@ from .common import (PIMC_WORLDS, POLICY_HEURISTIC, POLICY_PIMC, POLICY_RANDOM, 
 # strong whose card rollouts play that model for the other players; code 6, not named, is
 # the experiment's other rollout mode (the deciding player's own cards modelled too;
 # tools/cardmodel.py duel)
+# issue #14, seventh push: ``strongi`` (code 7) is strongl with the card model fitted to
+# OpenSpiel IS-MCTS 1000's cards (a model of the opponent; fastsim/cardmodel_weights_ismcts.py)
 POLICY_LEARNED = 4
 POLICY_STRONGL = 5
-POLICIES = {**_SEAT_POLICIES, "learned": POLICY_LEARNED, "strongl": POLICY_STRONGL}
+POLICY_STRONGI = 7
+POLICIES = {**_SEAT_POLICIES, "learned": POLICY_LEARNED, "strongl": POLICY_STRONGL,
+            "strongi": POLICY_STRONGI}
 POLICY_NAMES = {v: k for k, v in POLICIES.items()}
-# strongl's rollout modes by code, codes POLICY_STRONGL and 6 in turn (the bits of
-# fastsim.boerenbridge_strong_nb: ROLL_OTHERS 1, ROLL_ME 2)
-STRONGL_MODES = (1, 3)
+# strongl's rollout modes by code, codes POLICY_STRONGL, 6 and POLICY_STRONGI in turn (the
+# bits of fastsim.boerenbridge_strong_nb: ROLL_OTHERS 1, ROLL_ME 2, the model index from bit
+# MODEL_SHIFT = 2 on: 4 is the IS-MCTS model)
+STRONGL_MODES = (1, 3, 1 | 4)
 POLICY_EXP_LAST = POLICY_STRONGL + len(STRONGL_MODES) - 1
 
 # the strong policy (fastsim/boerenbridge_strong_nb.py): its worlds per card and per bid as

@@ -16,6 +16,8 @@ the bids made before it the same way. The objective is the player's own deal sco
 (:func:`strong_card_nb`'s ``mode``, bits ``ROLL_OTHERS`` and ``ROLL_ME``): in every rollout
 the other players (and with ``ROLL_ME`` the deciding player's own later cards) play the
 learned card model (:mod:`fastsim.cardmodel_nb`) instead of the heuristic; mode 0 is strong.
+``strongi`` (issue #14, seventh push) is strongl with the model fitted to OpenSpiel IS-MCTS's
+cards (the model index in the mode's higher bits, ``MODEL_SHIFT``).
 The model adds no randomness; strongl's bid is strong's.
 
 Keys: a card decision of ``me`` at trick ``t`` draws from
@@ -32,7 +34,7 @@ from .boerenbridge_nb import (add_bid_scores_nb, add_card_scores_nb, best_bid_nb
                               bid_of_value_nb, deal_score_nb, forbidden_bid_nb, play_on_nb,
                               world_capacity_nb, sample_world_nb)
 from .boerenbridge_schema import MAX_SEATS
-from .cardmodel_nb import learned_card_nb, winner_pos_nb
+from .cardmodel_nb import model_card_nb, winner_pos_nb
 from .pimc_nb import best_index_nb, distinct_cards_nb, draw_world_nb, resample_nb
 from .play_nb import FULL52, branch_nb, hand_value_nb, heuristic_play_nb
 from .refs_nb import borrow_nb, keep_nb
@@ -128,16 +130,19 @@ def scored_cards_nb(legal, unseen, tc, tn, out):
     return distinct_cards_nb(legal, unseen | table, out)
 
 
-# strongl's rollout modes (strong_card_nb's ``mode``): who plays the learned card
+# strongl's rollout modes (strong_card_nb's ``mode``): who plays the learned card, and which
+# model (fastsim.cardmodel_nb.W's index: mode >> MODEL_SHIFT; 0 strong's, 1 IS-MCTS's)
 ROLL_OTHERS = 1      # the other positions
 ROLL_ME = 2          # the deciding player's own later cards
+MODEL_SHIFT = 2
 
 
 @njit(cache=True, inline="always")
 def learned_hook_nb(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, played, bids, won,
                     voids, pl_by):
-    """Card hook of strongl's rollouts: the learned card for the positions ``mode`` names
-    (``ROLL_OTHERS``, ``ROLL_ME``), the heuristic's for the rest (``ctx = (h, me, mode)``)."""
+    """Card hook of strongl's rollouts: the card of the learned model ``mode >> MODEL_SHIFT``
+    for the positions ``mode`` names (``ROLL_OTHERS``, ``ROLL_ME``), the heuristic's for the
+    rest (``ctx = (h, me, mode)``)."""
     h, me, mode = ctx
     need = bids[p] - won[p]
     use = (mode & ROLL_ME) != 0 if p == me else (mode & ROLL_OTHERS) != 0
@@ -151,7 +156,8 @@ def learned_hook_nb(ctx, n, p, hand, j, led, winner, trump, t, leader, tc, playe
         if j > 0:
             wp = winner_pos_nb(tc, j, leader, n, winner)
             wn = bids[wp] - won[wp]
-        return learned_card_nb(hand, legal, j, n, h, t, led, winner, wn, trump, need, played)
+        return model_card_nb(mode >> MODEL_SHIFT, hand, legal, j, n, h, t, led, winner, wn,
+                             trump, need, played)
     return heuristic_play_nb(hand, j, n, led, winner, trump, need, FULL52 & ~(hand | played))
 
 

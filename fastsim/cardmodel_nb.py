@@ -33,6 +33,12 @@ Features of a legal card ``c`` (in this order, :data:`FEATURES`):
 The weights are generated (``fastsim/cardmodel_weights.py``); compiled constants. strongl,
 strong whose rollouts play this model, is :func:`fastsim.boerenbridge_strong_nb.strong_card_nb`
 with a rollout mode.
+
+A second set of weights of the same model (``fastsim/cardmodel_weights_ismcts.py``, issue
+#14's seventh push) is fitted to OpenSpiel IS-MCTS 1000's card decisions recorded through
+the bridge (``tools/cardmodel.py ismcts``); ``strongi`` is strong whose rollouts play that
+model for the other players. Both sets are stacked in :data:`W`; the kernels take a model
+index.
 """
 import numpy as np
 from ._jit import njit
@@ -40,6 +46,7 @@ from ._jit import njit
 from .bits import popcount_nb, lowest_nb, highest_nb, suit_mask_nb
 from .boerenbridge_schema import MAX_SEATS
 from .cardmodel_weights import CARD_WEIGHTS
+from .cardmodel_weights_ismcts import CARD_WEIGHTS as ISMCTS_CARD_WEIGHTS
 from .play_nb import FULL52, above_nb, heuristic_play_nb
 
 FEATURES = ("heur", "wins", "sure", "top", "trump", "rank", "above", "lowest", "highest",
@@ -48,7 +55,12 @@ N_FEAT = len(FEATURES)
 NEED_STATES = ("over", "exact", "short", "all")
 ROLES = ("lead", "follow", "follow_last", "void")
 N_CTX = len(NEED_STATES) * len(ROLES)
-W = CARD_WEIGHTS
+# the models, stacked (``W[model]``; the kernels take a model index): 0 fitted to strong's
+# self-play (learned, strongl), 1 to OpenSpiel IS-MCTS 1000's cards through the bridge
+# (strongi, issue #14's seventh push)
+MODEL_STRONG = 0
+MODEL_ISMCTS = 1
+W = np.stack((CARD_WEIGHTS, ISMCTS_CARD_WEIGHTS))
 
 
 
@@ -82,17 +94,17 @@ def beats_nb(c, winner, trump):
     return (cs == ws and c > winner) or (cs == trump and ws != trump)
 
 
-@njit(cache=True)
-def card_features_nb(c, hand, j, n, led, winner, win_need, trump, unseen, heur, f):
-    """The features of card ``c`` into ``f[:N_FEAT]`` (module docstring); ``win_need``:
-    the current winner's bid minus its tricks (ignored when leading)."""
+@njit(cache=True, inline="always")
+def feature_values_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur):
+    """The :data:`N_FEAT` features of card ``c`` (module docstring), in order, as a tuple:
+    the one place they are computed (:func:`card_features_nb` stores them,
+    :func:`card_score_nb` weighs them); ``win_need``: the current winner's bid minus its
+    tricks (ignored when leading), ``tmask`` the trump suit's mask (0: no trump)."""
     s = c >> 4
     smask = suit_mask_nb(s)
-    above = above_nb(c)
     held = hand & smask
     un_s = unseen & smask
-    un_above = popcount_nb(above & un_s)
-    tmask = suit_mask_nb(trump) if trump >= 0 else np.int64(0)
+    un_above = popcount_nb(above_nb(c) & un_s)
     is_trump = trump >= 0 and s == trump
     no_trump_out = (unseen & tmask) == 0
     top = un_above == 0
@@ -104,20 +116,29 @@ def card_features_nb(c, hand, j, n, led, winner, win_need, trump, unseen, heur, 
     else:
         sure = wins and top and (is_trump or no_trump_out)
     ln = popcount_nb(held)
-    f[0] = 1.0 if c == heur else 0.0
-    f[1] = 1.0 if wins else 0.0
-    f[2] = 1.0 if sure else 0.0
-    f[3] = 1.0 if top else 0.0
-    f[4] = 1.0 if is_trump else 0.0
-    f[5] = (c & 15) / 12.0
-    f[6] = min(un_above, 4) / 4.0
-    f[7] = 1.0 if lowest_nb(held) == c else 0.0
-    f[8] = 1.0 if highest_nb(held) == c else 0.0
-    f[9] = ln / 8.0
-    f[10] = 1.0 if (ln == 1 and not is_trump) else 0.0
-    f[11] = min(popcount_nb(un_s), 8) / 8.0
-    f[12] = 1.0 if (wins and win_need > 0) else 0.0
-    f[13] = 1.0 if (wins and win_need <= 0) else 0.0
+    return (1.0 if c == heur else 0.0,
+            1.0 if wins else 0.0,
+            1.0 if sure else 0.0,
+            1.0 if top else 0.0,
+            1.0 if is_trump else 0.0,
+            (c & 15) / 12.0,
+            min(un_above, 4) / 4.0,
+            1.0 if lowest_nb(held) == c else 0.0,
+            1.0 if highest_nb(held) == c else 0.0,
+            ln / 8.0,
+            1.0 if (ln == 1 and not is_trump) else 0.0,
+            min(popcount_nb(un_s), 8) / 8.0,
+            1.0 if (wins and win_need > 0) else 0.0,
+            1.0 if (wins and win_need <= 0) else 0.0)
+
+
+@njit(cache=True)
+def card_features_nb(c, hand, j, n, led, winner, win_need, trump, unseen, heur, f):
+    """The features of card ``c`` into ``f[:N_FEAT]`` (:func:`feature_values_nb`)."""
+    tmask = suit_mask_nb(trump) if trump >= 0 else np.int64(0)
+    x = feature_values_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur)
+    for i in range(N_FEAT):
+        f[i] = x[i]
 
 
 @njit(cache=True)
@@ -151,48 +172,33 @@ def winner_pos_nb(tc, j, leader, n, winner):
 
 
 @njit(cache=True, inline="always")
-def card_score_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur, ctx):
-    """``W[ctx] · f(c)`` without storing ``f``: the features of :func:`card_features_nb`,
-    each product added in the same order (the same value; the tests hold the policy to the
-    argmax of the stored features)."""
-    s = c >> 4
-    smask = suit_mask_nb(s)
-    held = hand & smask
-    un_s = unseen & smask
-    un_above = popcount_nb(above_nb(c) & un_s)
-    is_trump = trump >= 0 and s == trump
-    no_trump_out = (unseen & tmask) == 0
-    top = un_above == 0
-    wins = j > 0 and beats_nb(c, winner, trump)
-    if j == 0:
-        sure = top and (is_trump or no_trump_out)
-    elif j == n - 1:
-        sure = wins
-    else:
-        sure = wins and top and (is_trump or no_trump_out)
-    ln = popcount_nb(held)
-    v = 0.0
-    v += W[ctx, 0] * (1.0 if c == heur else 0.0)
-    v += W[ctx, 1] * (1.0 if wins else 0.0)
-    v += W[ctx, 2] * (1.0 if sure else 0.0)
-    v += W[ctx, 3] * (1.0 if top else 0.0)
-    v += W[ctx, 4] * (1.0 if is_trump else 0.0)
-    v += W[ctx, 5] * ((c & 15) / 12.0)
-    v += W[ctx, 6] * (min(un_above, 4) / 4.0)
-    v += W[ctx, 7] * (1.0 if lowest_nb(held) == c else 0.0)
-    v += W[ctx, 8] * (1.0 if highest_nb(held) == c else 0.0)
-    v += W[ctx, 9] * (ln / 8.0)
-    v += W[ctx, 10] * (1.0 if (ln == 1 and not is_trump) else 0.0)
-    v += W[ctx, 11] * (min(popcount_nb(un_s), 8) / 8.0)
-    v += W[ctx, 12] * (1.0 if (wins and win_need > 0) else 0.0)
-    v += W[ctx, 13] * (1.0 if (wins and win_need <= 0) else 0.0)
+def card_score_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur, ctx, model):
+    """``W[model, ctx] · f(c)`` without storing ``f``: :func:`feature_values_nb`'s features, each
+    product added in order (the tests hold the policy to the argmax of the stored
+    features)."""
+    x = feature_values_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur)
+    v = 0.0           # unrolled: a tuple indexed by a loop variable is slower
+    v += W[model, ctx, 0] * x[0]
+    v += W[model, ctx, 1] * x[1]
+    v += W[model, ctx, 2] * x[2]
+    v += W[model, ctx, 3] * x[3]
+    v += W[model, ctx, 4] * x[4]
+    v += W[model, ctx, 5] * x[5]
+    v += W[model, ctx, 6] * x[6]
+    v += W[model, ctx, 7] * x[7]
+    v += W[model, ctx, 8] * x[8]
+    v += W[model, ctx, 9] * x[9]
+    v += W[model, ctx, 10] * x[10]
+    v += W[model, ctx, 11] * x[11]
+    v += W[model, ctx, 12] * x[12]
+    v += W[model, ctx, 13] * x[13]
     return v
 
 
 @njit(cache=True)
-def learned_card_nb(hand, legal, j, n, h, t, led, winner, win_need, trump, need, played):
-    """The learned policy's card: the legal card of the highest score ``W[ctx] · f(c)``
-    (ties: the lowest code)."""
+def model_card_nb(model, hand, legal, j, n, h, t, led, winner, win_need, trump, need, played):
+    """The card of model ``model`` (:data:`MODEL_STRONG`, :data:`MODEL_ISMCTS`): the legal
+    card of the highest score ``W[model, ctx] · f(c)`` (ties: the lowest code)."""
     if (legal & (legal - 1)) == 0:
         return lowest_nb(legal)
     unseen = FULL52 & ~(hand | played)
@@ -206,11 +212,19 @@ def learned_card_nb(hand, legal, j, n, h, t, led, winner, win_need, trump, need,
     while m:
         c = lowest_nb(m)
         m &= m - 1
-        v = card_score_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur, ctx)
+        v = card_score_nb(c, hand, j, n, winner, win_need, trump, tmask, unseen, heur, ctx,
+                          model)
         if best < 0 or v > best_v:
             best = c
             best_v = v
     return best
+
+
+@njit(cache=True)
+def learned_card_nb(hand, legal, j, n, h, t, led, winner, win_need, trump, need, played):
+    """The learned policy's card: :func:`model_card_nb` of the model fitted to strong."""
+    return model_card_nb(MODEL_STRONG, hand, legal, j, n, h, t, led, winner, win_need, trump,
+                         need, played)
 
 
 @njit(cache=True)

@@ -131,3 +131,69 @@ def test_the_tidy_table_names_the_new_policies_and_keeps_the_old_schema():
     assert set(df["policy"]) == {"learned", "heuristic"}
     old = tidy_boerenbridge(bb.simulate(rules, 5, seed=2))
     assert list(old["policy"].cat.categories) == ["random", "heuristic", "pimc", "strong"]
+
+
+# ------------------------------------------------------------------ seventh push: strongi
+
+def test_strongi_is_reproducible_and_plays_as_the_step_by_step_driver():
+    """strongi (code 7: strongl's rollouts with the model fitted to IS-MCTS's cards) gives
+    the same cards for 1 and 2 threads, through the step-by-step driver as in the simulator,
+    and differs from strongl."""
+    from analyzer import agents
+    from fastsim.boerenbridge_schema import POLICY_STRONGI
+    assert POLICIES["strongi"] == POLICY_STRONGI
+    rules = bb.build_rules(players=4, hand_size=6, variants=["scoring=dutch"])
+    pols = bb.parse_seat_policies(4, "strongi", ["1=strong", "3=learned"])
+    a = bb.simulate(rules, 6, seed=4, policies=pols, record=True, threads=1)
+    b = bb.simulate(rules, 6, seed=4, policies=pols, record=True, threads=2, chunk=2)
+    assert np.array_equal(a.play["cards"], b.play["cards"])
+    assert np.array_equal(a.deals["scores"], b.deals["scores"])
+    drv = agents.simulate_boerenbridge(rules, 6, seed=4, policies=pols, record=True)
+    for k in a.deals:
+        assert np.array_equal(a.deals[k], drv.deals[k]), k
+    assert np.array_equal(a.play["cards"], drv.play["cards"])
+    c = bb.simulate(rules, 6, seed=4, record=True, threads=1,
+                    policies=bb.parse_seat_policies(4, "strongl", ["1=strong", "3=learned"]))
+    assert np.array_equal(a.deals["bids"], c.deals["bids"])      # strong's bids, both
+    assert not np.array_equal(a.play["cards"], c.play["cards"])
+
+
+def test_the_models_are_stacked_and_the_ismcts_model_differs():
+    """The kernels' weights: strong's model first (learned, strongl unchanged), IS-MCTS's
+    second; the two fits are not the same model."""
+    from fastsim.cardmodel_weights_ismcts import CARD_WEIGHTS as ISMCTS
+    assert np.array_equal(cm.W[cm.MODEL_STRONG], CARD_WEIGHTS)
+    assert np.array_equal(cm.W[cm.MODEL_ISMCTS], ISMCTS)
+    assert np.abs(ISMCTS - CARD_WEIGHTS).max() > 0.5
+    hand = np.int64((1 << 3) | (1 << 12) | (1 << 20) | (1 << 37))
+    for model in (0, 1):                     # every model's card is a legal card
+        c = cm.model_card_nb(model, hand, hand, 0, 4, 8, 4, -1, -1, 0, 1, 1, np.int64(1 << 50))
+        assert (hand >> c) & 1
+
+
+def test_the_ismcts_record_reads_as_the_bridge_played_it():
+    """The committed record of IS-MCTS 1000 (bench_openspiel.py --record): every deal is
+    troef's deal of its seed, every recorded card legal for the position that played it,
+    every IS-MCTS position marked; the hands and bids by position are the history's."""
+    from fastsim.cardmodel_weights_ismcts import FIT as IFIT
+    rec = tool.read_bridge_record([ROOT / p for p in IFIT["records"]])
+    assert rec["mine"][:, :4].sum(axis=1).tolist() == [2] * len(rec["unit"])
+    assert rec["unit"].max() + 1 == IFIT["deals"]
+    data = tool.replay_rows(rec)
+    assert len(data["choice"]) == IFIT["decisions"] and (data["choice"] >= 0).all()
+    rules = tool.rules()
+    z = __import__("json").loads(__import__("gzip").open(
+        ROOT / IFIT["records"][0], "rt").readline())
+    d = bb.simulate(rules, z["deal"] + 1, seed=z["seed"], threads=1).deals
+    assert [int(x) for x in d["hands"][z["deal"]]] == z["hands"]
+    assert int(d["trump_card"][z["deal"]]) == z["turned"]
+
+
+@pytest.mark.slow
+def test_the_ismcts_weights_are_the_fit_of_the_record():
+    from fastsim.cardmodel_weights_ismcts import CARD_WEIGHTS as ISMCTS, FIT as IFIT
+    W, rep = tool.fit_ismcts([str(ROOT / p) for p in IFIT["records"]])
+    assert rep["decisions"] == IFIT["decisions"]
+    assert np.abs(np.round(W, 4) - ISMCTS).max() < 2e-3
+    assert abs(rep["model_holdout"] - IFIT["holdout_accuracy"]) < 2e-3
+    assert abs(rep["strong_model_holdout"] - IFIT["strong_model_holdout_agreement"]) < 2e-3

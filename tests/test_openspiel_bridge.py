@@ -300,3 +300,63 @@ def test_split_entrant_needs_openspiel():
     code, out, err = invoke_cli("tournament", "boerenbridge", "--policies",
                                 "heuristic+pimc,heuristic", "--deals", "2")
     assert code == 2 and "split entrant" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_record_option_writes_histories_that_replay_to_the_same_scores(ob):
+    """tournament(record=...) leaves the result as it was and writes every deal played
+    (each seating): its history replays in OpenSpiel to the recorded returns and bids, its
+    chance outcomes are the deal's hands, turned card and dealer, and the seats' policies
+    are the seating's."""
+    kw = dict(n=2, seed=5, variants=["scoring=dutch"], players=4, hand_size=4, worlds=4)
+    names = ["heuristic", "openspiel:ismcts:6"]
+    recs = []
+    with_rec = ob.tournament("boerenbridge", names, record=recs.append, **kw)
+    without = ob.tournament("boerenbridge", names, **kw)
+    assert with_rec["per_deal"] == without["per_deal"]
+    assert [p["mean_score"] for p in with_rec["policies"]] == \
+        [p["mean_score"] for p in without["policies"]]
+    assert len(recs) == 2 * 2
+    assert {tuple(r["seating"]) for r in recs} == {tuple(names * 2), tuple(names[::-1] * 2)}
+    deals = ob.troef_deals(__import__("fastsim.boerenbridge", fromlist=["x"]).build_rules(
+        players=4, hand_size=4, variants=["scoring=dutch"]), 2, 5)
+    for r in json.loads(json.dumps(recs)):          # the record is plain JSON
+        hands, turned, dealer = deals[r["deal"]]
+        assert (r["hands"], r["turned"], r["dealer"]) == (hands, turned, dealer)
+        chance = ob.deal_actions(4, 4, dealer, hands, turned)
+        assert r["history"][:len(chance)] == chance
+        s = ob.replay_record(r)
+        assert s.is_terminal()
+        assert [float(x) for x in s.returns()] == r["returns"]
+        v = ob._View(s)
+        assert [v.bids[v.position(seat)] for seat in range(4)] == r["bids"]
+        assert len(r["players"]) == len(r["history"]) - len(chance)
+    # the per-deal scores of the match are the records' returns, seat by seat
+    per = np.zeros((2, 2))
+    for r in recs:
+        for seat, p in enumerate(r["seating"]):
+            per[r["deal"], names.index(p)] += r["returns"][seat] / 4   # 2 seats x 2 seatings
+    assert np.allclose(per, with_rec["per_deal"])
+
+
+@pytest.mark.slow
+def test_the_committed_ismcts_record_is_the_bridges_play_of_its_seed(ob):
+    """The first deal of tools/cardmodel_ismcts_record.jsonl.gz (issue #14's seventh push,
+    IS-MCTS 1000 against strong) played again through the bridge: the same history."""
+    import gzip
+    from pathlib import Path
+    from fastsim import boerenbridge as bb
+    path = Path(__file__).resolve().parent.parent / "tools" / "cardmodel_ismcts_record.jsonl.gz"
+    with gzip.open(path, "rt") as f:
+        r = json.loads(f.readline())
+    n, h = len(r["hands"]), r["history"][0]
+    rules = bb.build_rules(players=n, hand_size=h, variants=["scoring=dutch"])
+    game = ob.load_game(n, h)
+    from fastsim.boerenbridge_schema import PIMC_WORLDS
+    bots = [ob.make_bot(ob.parse_entrant(p), game, rules, s, r["seed"], r["deal"],
+                        PIMC_WORLDS)
+            for s, p in enumerate(r["seating"])]
+    trace = []
+    chance = ob.deal_actions(n, h, r["dealer"], r["hands"], r["turned"])
+    returns, bids = ob.play_deal(game, chance, bots, trace=trace)
+    assert chance + [a for _, a in trace] == r["history"]
+    assert (returns, bids) == (r["returns"], r["bids"])
