@@ -133,11 +133,10 @@ def test_pimc_with_learned_rollouts_is_reproducible_and_differs():
 
 def test_the_step_by_step_driver_plays_pimc_as_the_simulator():
     """The information states (analyzer.agents, the play query, the OpenSpiel bridge) take
-    pimc and its experiment codes through the engine's dispatch: the same bids and cards."""
+    pimc (its worlds factors) through the engine's dispatch: the same bids and cards."""
     from analyzer import agents
-    from fastsim.boerenbridge_schema import PIMC_EXP_FIRST, POLICY_PIMC
     rules = bb.build_rules(players=4, hand_size=5, variants=["scoring=dutch"])
-    pols = _codes(4, [(0, POLICY_PIMC), (2, PIMC_EXP_FIRST)])
+    pols = bb.parse_seat_policies(4, "heuristic", ["0=pimc", "2=pimc"])
     sim = bb.simulate(rules, 3, seed=12, policies=pols, record=True, game_start=2, worlds=2)
     drv = agents.simulate_boerenbridge(rules, 3, seed=12, policies=pols, game_start=2,
                                        record=True, worlds=2)
