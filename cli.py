@@ -121,7 +121,7 @@ seed_opt = click.option("--seed", type=int, default=0, show_default=True, help="
 threads_opt = click.option("--threads", type=int, default=None, help="Worker threads (default: all cores).")
 json_opt = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 notation_opt = click.option("--notation", type=click.Choice(["en", "nl"]), default="en", show_default=True, help="Cards and suits: en (2-9 T J Q K A; S H D C) or nl (2-9 10 B V H A; S H R K).")
-worlds_opt = click.option("--worlds", type=int, default=None, help="pimc: sampled deals per decision (default 16); strong uses multiples of it (docs/policies.md).")
+worlds_opt = click.option("--worlds", type=int, default=None, help="pimc: sampled deals per decision (default 16; Boerenbridge's pimc 32 times it); strong uses multiples of it (docs/policies.md).")
 variant_opt = click.option("--variant", multiple=True, metavar="NAME[=VALUE]", help="Rule variant (repeatable), see docs/rules.md.")
 force_opt = click.option("--force", is_flag=True, help="Overwrite existing output files.")
 common = _opts(seed_opt, threads_opt, json_opt)

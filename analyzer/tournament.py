@@ -189,8 +189,14 @@ def _compare(game, entry, names, n, seats, unit, run, bar, team_pairs, seed, var
 def render(r):
     """A tournament's result as text lines."""
     w = max([12] + [len(p["policy"]) for p in r["policies"]])
+    worlds = ""
+    if r["worlds"]:
+        worlds = f", pimc worlds {r['worlds']}"
+        if r["game"] == "boerenbridge":     # its pimc samples a multiple (issue #14)
+            from fastsim.boerenbridge_schema import PIMC_CARD_FACTOR
+            worlds += f" (Boerenbridge's pimc: {PIMC_CARD_FACTOR * r['worlds']} a decision)"
     lines = [f"{r['game']} duplicate tournament: {r['units']:,} {r['unit']}s x {r['seatings']} "
-             f"seatings, seed {r['seed']}" + (f", pimc worlds {r['worlds']}" if r["worlds"] else ""),
+             f"seatings, seed {r['seed']}" + worlds,
              "", f"{'policy':<{w}} mean score per {r['unit']}   95% interval"]
     for p in r["policies"]:
         lines.append(f"{p['policy']:<{w}} {p['mean_score']:>20.2f}   [{p['ci'][0]:.2f}, {p['ci'][1]:.2f}]")
