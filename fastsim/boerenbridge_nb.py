@@ -27,7 +27,7 @@ from .bidmodel_nb import CTR_THIN, bid_loglik_nb, uniform_nb
 from .boerenbridge_schema import (
     POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC, POLICY_STRONG, STRONG_BID_FACTOR,
     STRONG_CANDIDATES, STRONG_SLOPE, STRONG_CARD_FACTOR, STRONG_BID_SHIFT, CTR_BID, CTR_PLAY,
-    EXACT_BASE, PER_TRICK,
+    EXACT_BASE, PER_TRICK, PIMC_CARD_FACTOR, PIMC_BID_FACTOR,
     BAUER_BONUS, BLIND_MULTIPLIER, LEADER_BONUS, EARLIER_BIDS_SHIFT, MAX_SEATS,
     F_SCORING, F_BAUER, F_DEALER_RULE, F_BLIND,
 )
@@ -339,17 +339,15 @@ def add_card_scores_nb(n, h, me, world, hand, cards, n_legal, trump, played, bid
 
 @njit(cache=True)
 def pimc_card_nb(dkey, n, h, me, hand, legal, turned, trump, played, bids, won, t, leader, tc,
-                 tn, voids, rv, forbidden, is_blind, worlds, mode):
+                 tn, voids, rv, forbidden, is_blind, worlds):
     """Perfect-information Monte Carlo: score every legal card by finishing ``worlds``
     sampled deals with the heuristic; play the best average (ties: lowest card code; the
-    dispatch passes ``PIMC_CARD_FACTOR × worlds``).
-    ``mode``: the rollouts' players that play the learned card instead (the bits of
-    fastsim.boerenbridge_strong_nb.add_learned_scores_nb; 0: the heuristic for everyone)."""
+    dispatch passes ``PIMC_CARD_FACTOR × worlds``)."""
     bids, won, tc, voids = borrow_nb(bids), borrow_nb(won), borrow_nb(tc), borrow_nb(voids)
     unseen = FULL52 & ~(hand | played)
     cap_own = world_capacity_nb(n, h, me, unseen, t, leader, tn)
     cap = borrow_nb(cap_own)
-    own = np.zeros(26 + 6 * MAX_SEATS, dtype=np.int64)   # one allocation, borrowed views
+    own = np.zeros(26 + 4 * MAX_SEATS, dtype=np.int64)   # one allocation, borrowed views
     buf = borrow_nb(own)
     totals = buf[0:13]
     cards = buf[13:26]
@@ -357,20 +355,12 @@ def pimc_card_nb(dkey, n, h, me, hand, legal, turned, trump, played, bids, won, 
     hands2 = buf[26 + MAX_SEATS:26 + 2 * MAX_SEATS]
     won2 = buf[26 + 2 * MAX_SEATS:26 + 3 * MAX_SEATS]
     tc2 = buf[26 + 3 * MAX_SEATS:26 + 4 * MAX_SEATS]
-    sv = buf[26 + 4 * MAX_SEATS:26 + 5 * MAX_SEATS]
-    sp = buf[26 + 5 * MAX_SEATS:26 + 6 * MAX_SEATS]
     n_legal = list_cards_nb(legal, cards)
     base = decision_key_nb(dkey, t, me)
     for w in range(worlds):
         draw_world_nb(deal_key_nb(base, w), n, me, hand, unseen, cap, voids, world)
-        if mode == 0:
-            add_card_scores_nb(n, h, me, world, hand, cards, n_legal, trump, played, bids, won,
-                               t, leader, tc, tn, rv, forbidden, is_blind, hands2, won2, tc2,
-                               totals)
-        else:
-            add_learned_scores_nb(n, h, me, mode, world, hand, cards, n_legal, trump, played,
-                                  bids, won, t, leader, tc, tn, rv, forbidden, is_blind,
-                                  hands2, won2, tc2, sv, sp, totals)
+        add_card_scores_nb(n, h, me, world, hand, cards, n_legal, trump, played, bids, won, t,
+                           leader, tc, tn, rv, forbidden, is_blind, hands2, won2, tc2, totals)
     c = cards[best_index_nb(totals, n_legal)]
     keep_nb(own)
     keep_nb(cap_own)
@@ -449,9 +439,9 @@ def policy_bid_nb(pol, dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv,
     by the step-by-step drivers (analyzer.agents, the OpenSpiel bridge)."""
     if pol == POLICY_RANDOM:
         return random_bid_nb(dkey, p, h, f)
-    if pol == POLICY_PIMC or PIMC_EXP_FIRST <= pol <= PIMC_EXP_LAST:
+    if pol == POLICY_PIMC:
         return pimc_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv, is_blind,
-                           pimc_variant_nb(pol)[2] * worlds)
+                           PIMC_BID_FACTOR * worlds)
     if pol == POLICY_STRONG or POLICY_STRONGL <= pol <= POLICY_EXP_LAST:
         return strong_bid_nb(dkey, n, h, p, hand, turned, trump, bids, bid_sum, f, rv,
                              is_blind, STRONG_BID_FACTOR * worlds,
@@ -468,11 +458,10 @@ def policy_card_nb(pol, dkey, n, h, p, hand, legal, turned, trump, played, bids,
     if pol == POLICY_RANDOM:
         return random_play_nb(dkey, t, p, legal)
     if popcount_nb(legal) > 1:
-        if pol == POLICY_PIMC or PIMC_EXP_FIRST <= pol <= PIMC_EXP_LAST:
-            v = pimc_variant_nb(pol)
+        if pol == POLICY_PIMC:
             return pimc_card_nb(dkey, n, h, p, hand, legal, turned, trump, played, bids, won,
                                 t, leader, tc, j, voids, rv, forbidden_of(n, p, bids, h, rv),
-                                is_blind, v[0] * worlds, v[1])
+                                is_blind, PIMC_CARD_FACTOR * worlds)
         if pol == POLICY_STRONG or POLICY_STRONGL <= pol <= POLICY_EXP_LAST:
             return strong_card_nb(dkey, n, h, p, hand, legal, trump, played, bids, won, t,
                                   leader, tc, j, voids, pl_by, rv, is_blind,
@@ -826,11 +815,10 @@ def hand_values_nb(hands, trumps):
 
 # the strong policy uses the functions above; its module is imported last so that both
 # modules are complete before any kernel compiles (numba resolves the names then)
-from .boerenbridge_strong_nb import (add_learned_scores_nb, strong_bid_nb,  # noqa: E402
-                                     strong_card_nb)
+from .boerenbridge_strong_nb import strong_bid_nb, strong_card_nb  # noqa: E402
 # issue #14, sixth push: the learned card model; strongl is strong_card_nb with a rollout mode
 from .boerenbridge_schema import (POLICY_EXP_LAST, POLICY_LEARNED, POLICY_STRONGL,  # noqa: E402
-                                  STRONGL_MODES, PIMC_EXP_FIRST, PIMC_EXP_LAST, PIMC_VARIANTS)
+                                  STRONGL_MODES)
 from .cardmodel_nb import learned_card_nb, winner_pos_nb  # noqa: E402
 
 
@@ -841,12 +829,3 @@ def strongl_mode_nb(pol):
     if pol < POLICY_STRONGL:
         return 0
     return STRONGL_MODES[pol - POLICY_STRONGL]
-
-
-@njit(cache=True, inline="always")
-def pimc_variant_nb(pol):
-    """The row of fastsim.boerenbridge_schema.PIMC_VARIANTS of a pimc code: (card worlds
-    factor, card rollout mode, bid worlds factor); row 0 for pimc itself."""
-    if pol == POLICY_PIMC:
-        return PIMC_VARIANTS[0]
-    return PIMC_VARIANTS[pol - PIMC_EXP_FIRST + 1]

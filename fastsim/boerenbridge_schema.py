@@ -42,32 +42,13 @@ POLICY_EXP_LAST = POLICY_STRONGL + len(STRONGL_MODES) - 1
 
 # pimc's worlds (fastsim/boerenbridge_nb.py: pimc_card_nb, pimc_bid_nb) as multiples of
 # ``worlds`` (default 16: 512 per card and per bid). Issue #14, seventh push: the 16 worlds
-# pimc had before were most of its gap to strong (docs/boerenbridge.md, "Seventh push")
+# pimc had before were most of its gap to strong (docs/boerenbridge.md, "Seventh push"; the
+# push's experiment variants — other factors, learned rollouts — are on branch helper-pimc7)
 PIMC_CARD_FACTOR = 32
 PIMC_BID_FACTOR = 32
-# pimc's variants, one row per code: (card worlds as a multiple of ``worlds``, the card
-# rollouts' mode — fastsim.boerenbridge_strong_nb's bits ROLL_OTHERS 1 / ROLL_ME 2: who plays
-# the learned card; 0: the heuristic for everyone —, bid worlds as a multiple of ``worlds``).
-# Row 0 is ``pimc`` itself (code POLICY_PIMC); the others are the seventh push's experiment
-# codes PIMC_EXP_FIRST.. (not named; ``tools/cardmodel.py duel A B`` plays them)
-PIMC_VARIANTS = (
-    (PIMC_CARD_FACTOR, 0, PIMC_BID_FACTOR),   # pimc
-    (1, 1, 1),      # 7: 16 worlds, the others play the learned card in the card rollouts
-    (1, 3, 1),      # 8: 16 worlds, everyone plays the learned card in the card rollouts
-    (4, 0, 1),      # 9: 64 worlds per card, 16 per bid
-    (1, 0, 16),     # 10: 16 worlds per card, 256 per bid
-    (4, 1, 16),     # 11: 7 + 9 + 10
-    (16, 1, 16),    # 12: 256 worlds per card (others learned) and per bid
-    (16, 0, 16),    # 13: 256 worlds per card and per bid
-    (8, 1, 4),      # 14: 128 worlds per card (others learned), 64 per bid
-    (32, 0, 32),    # 15: 512 worlds per card and per bid (pimc since the seventh push)
-    (64, 0, 32),    # 16: 1024 worlds per card, 512 per bid
-    (32, 1, 32),    # 17: 15 with the others learned in the card rollouts
-    (16, 0, 64),    # 18: 256 worlds per card, 1024 per bid
-    (1, 0, 1),      # 19: pimc before the seventh push (16 worlds per card and per bid)
-)
-PIMC_EXP_FIRST = POLICY_EXP_LAST + 1
-PIMC_EXP_LAST = PIMC_EXP_FIRST + len(PIMC_VARIANTS) - 2
+# the policies that search at every decision (a millisecond or more each): a query whose other
+# players follow one of them defaults to analyzer.stats_core.STRONG_QUERY_SAMPLES samples
+QUERY_SEARCHING = ("pimc", "strong", "strongl", "strongi")
 
 # the strong policy (fastsim/boerenbridge_strong_nb.py): its worlds per card and per bid as
 # multiples of ``worlds`` (pimc's, default 16: 512 and 256), the candidates drawn per world

@@ -82,55 +82,6 @@ def test_pimc_reproducible_across_threads():
         assert np.array_equal(a.deals[k], b.deals[k])
 
 
-def _codes(n, pairs, default=1):
-    """A per-seat policy array of raw codes (the unnamed experiment codes included)."""
-    pol = np.full(n, default, dtype=np.int8)
-    for s, c in pairs:
-        pol[s] = c
-    return pol
-
-
-def test_boerenbridge_pimc_takes_its_worlds_factors():
-    """Boerenbridge's pimc samples PIMC_CARD_FACTOR × worlds per card and PIMC_BID_FACTOR ×
-    worlds per bid: the same bids and cards as the experiment code that plays the old pimc
-    (16 and 16 at the default: factors 1 and 1) given that many worlds, and other cards than
-    it at the same ``worlds``."""
-    from fastsim.boerenbridge_schema import (PIMC_BID_FACTOR, PIMC_CARD_FACTOR,
-                                             PIMC_EXP_FIRST, PIMC_VARIANTS, POLICY_PIMC)
-    old = PIMC_EXP_FIRST + PIMC_VARIANTS.index((1, 0, 1)) - 1
-    assert PIMC_VARIANTS[0] == (PIMC_CARD_FACTOR, 0, PIMC_BID_FACTOR)
-    assert PIMC_CARD_FACTOR == PIMC_BID_FACTOR   # one ``worlds`` reproduces both below
-    rules = bb.build_rules(players=4, hand_size=5, variants=["scoring=dutch"])
-    a = bb.simulate(rules, 60, seed=5, policies=_codes(4, [(0, POLICY_PIMC), (2, POLICY_PIMC)]),
-                    record=True, worlds=1)
-    b = bb.simulate(rules, 60, seed=5, policies=_codes(4, [(0, old), (2, old)]), record=True,
-                    worlds=PIMC_CARD_FACTOR)
-    c = bb.simulate(rules, 60, seed=5, policies=_codes(4, [(0, old), (2, old)]), record=True,
-                    worlds=1)
-    assert np.array_equal(a.deals["bids"], b.deals["bids"])
-    assert np.array_equal(a.play["cards"], b.play["cards"])
-    assert not np.array_equal(a.play["cards"], c.play["cards"])
-
-
-def test_pimc_with_learned_rollouts_is_reproducible_and_differs():
-    """An experiment code whose card rollouts play the learned card for the others: the
-    same at 1 and 2 threads, and other cards than pimc's heuristic rollouts."""
-    from fastsim.boerenbridge_schema import PIMC_EXP_FIRST, PIMC_VARIANTS
-    learned = PIMC_EXP_FIRST + PIMC_VARIANTS.index((1, 1, 1)) - 1
-    heur = PIMC_EXP_FIRST + PIMC_VARIANTS.index((1, 0, 1)) - 1
-    rules = bb.build_rules(players=4, hand_size=6, variants=["scoring=dutch"])
-    pol = _codes(4, [(1, learned), (3, learned)])
-    a = bb.simulate(rules, 80, seed=3, policies=pol, threads=1, record=True, worlds=8)
-    b = bb.simulate(rules, 80, seed=3, policies=pol, threads=2, chunk=7, record=True, worlds=8)
-    for k in a.deals:
-        assert np.array_equal(a.deals[k], b.deals[k]), k
-    assert np.array_equal(a.play["cards"], b.play["cards"])
-    c = bb.simulate(rules, 80, seed=3, policies=_codes(4, [(1, heur), (3, heur)]), record=True,
-                    worlds=8)
-    assert np.array_equal(a.deals["bids"], c.deals["bids"])      # the bids' rollouts agree
-    assert not np.array_equal(a.play["cards"], c.play["cards"])
-
-
 def test_the_step_by_step_driver_plays_pimc_as_the_simulator():
     """The information states (analyzer.agents, the play query, the OpenSpiel bridge) take
     pimc (its worlds factors) through the engine's dispatch: the same bids and cards."""
