@@ -223,7 +223,7 @@ def bid():
 @click.option("--trump-card", required=True, help="The turned card (its suit is trump).")
 @click.option("--position", type=int, required=True, help="0 = left of the dealer (bids first) ... players-1 = dealer.")
 @click.option("--bids-before", default=None, help="The bids of positions 0..P-1, e.g. 1,0.")
-@click.option("--samples", type=int, default=None, help="Sampled deals (default 20000; 300 with --policy strong).")
+@click.option("--samples", type=int, default=None, help="Sampled deals (default 20000; 300 with --policy pimc or strong).")
 @click.option("--bid-model", default="soft", show_default=True, help="How earlier bids are read (docs/inference.md): soft or exact.")
 @query_opts("How the other players bid and play: random, heuristic, pimc or strong.")
 def bid_boerenbridge(players, hand, trump_card, position, bids_before, samples, bid_model, policy, variant, notation, seed, threads, worlds, as_json):  # noqa: E501
@@ -296,7 +296,7 @@ play_opts = _opts(
     click.option("--hand", required=True, help="The cards I hold now."),
     click.option("--position", type=int, required=True, help="My position, 0 = left of the dealer (the player to move)."),
     click.option("--history", default="", help='The tricks so far from their leaders, "|" between tricks, the trick in progress last.'),
-    click.option("--samples", type=int, default=None, help="Sampled worlds of the hidden cards (default 2000; 300 with --policy strong)."),
+    click.option("--samples", type=int, default=None, help="Sampled worlds of the hidden cards (default 2000; 300 with --policy strong, and with Boerenbridge's pimc)."),
     policy_opt(text="How everyone plays the rest: random, heuristic, pimc or strong."),
     worlds_opt, variant_opt, notation_opt, common)
 

@@ -10,7 +10,8 @@ import numpy as np
 
 
 from fastsim import boerenbridge as engine
-from fastsim.boerenbridge_schema import PIMC_WORLDS, POLICIES, RulesError, build_rules
+from fastsim.boerenbridge_schema import (PIMC_WORLDS, POLICIES, QUERY_SEARCHING, RulesError,
+                                         build_rules)
 from fastsim.cards import CardError, card_str, mask_of, parse_card, parse_cards, suit_str
 from .evidence import (NA, check_bid_model, bid_slope, describe_model, draw_consistent, gate_ci,
                        sample_line, warnings, weight_stats)
@@ -39,8 +40,9 @@ def bid_query(players, hand, trump_card, position, bids_before=None, samples=Non
               policy="heuristic", variants=(), seed=0, notation="en", threads=None,
               worlds=PIMC_WORLDS, bid_model=None):
     """Answer the bid query; returns a dict (the ``--json`` shape plus a few extras).
-    ``samples``: default 20,000 (300 when the others play ``strong``)."""
-    samples = default_samples(samples, policy, DEFAULT_SAMPLES)
+    ``samples``: default 20,000 (300 when the others play a searching policy: ``pimc``,
+    ``strong``, ...: fastsim.boerenbridge_schema.QUERY_SEARCHING)."""
+    samples = default_samples(samples, policy, DEFAULT_SAMPLES, QUERY_SEARCHING)
     codes = parse_cards(hand, notation) if isinstance(hand, str) else list(hand)
     h = len(codes)
     if h == 0:

@@ -18,7 +18,7 @@ import numpy as np
 
 from fastsim.aot import kernels
 from fastsim.boerenbridge_schema import (MAX_SEATS, PIMC_WORLDS, POLICIES, POLICY_RANDOM,
-                                         RulesError, build_rules)
+                                         QUERY_SEARCHING, RulesError, build_rules)
 from fastsim.cards import CardError, FULL52, SUITS, card_str, mask_of, parse_card, parse_cards
 from fastsim.common import check_seed
 from .progress import sliced
@@ -423,10 +423,11 @@ def play_query(players, hand, trump_card, position, bids, history="", samples=No
     default, when fewer than a tenth of ``samples`` pass within the draw budget, the bids
     are not used and ``note`` says so; ``condition_bids=True`` keeps them, an error if no
     world passes). Reproducible from ``seed`` for any ``threads``. ``samples``: default
-    2,000 (300 when everyone plays ``strong``).
+    2,000 (300 when everyone plays a searching policy: pimc, strong, ...).
     """
     from .infostate import query_state
-    samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, worlds, seed)
+    samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, worlds, seed,
+                                QUERY_SEARCHING)
     state, cards = query_state(state, lambda: BoerenbridgeInfoState.from_inputs(
         players, hand, trump_card, position, bids, history, notation, variants, hand_size))
     n, h, me = state.n, state.h, state.position

@@ -153,13 +153,13 @@ def check_policy(policy, policies):
         raise RulesError(f"unknown policy {policy!r}; known: {', '.join(policies)}")
 
 
-def play_args(samples, policy, policies, usual, worlds=None, seed=0):
+def play_args(samples, policy, policies, usual, worlds=None, seed=0, searching=("strong",)):
     """The checks every play query makes: the policy, ``--samples`` (None: ``usual``, or
-    the strong default), ``--worlds`` (1..4096; None: not used) and the seed. Returns
-    ``(samples, seed as uint64)``."""
+    the strong default for the policies in ``searching``), ``--worlds`` (1..4096; None: not
+    used) and the seed. Returns ``(samples, seed as uint64)``."""
     from fastsim.common import check_seed
     from .stats_core import default_samples
-    samples = default_samples(samples, policy, usual)
+    samples = default_samples(samples, policy, usual, searching)
     check_policy(policy, policies)
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
         raise RulesError(f"--samples must be a positive integer, got {samples!r}")

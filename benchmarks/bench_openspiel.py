@@ -56,7 +56,7 @@ def main(argv=None):
                     help="append every deal played (hands, seats, history) as a JSON line")
     a = ap.parse_args(argv)
     from analyzer.openspiel_bridge import tournament
-    from fastsim.boerenbridge_schema import RulesError
+    from fastsim.boerenbridge_schema import PIMC_BID_FACTOR, PIMC_CARD_FACTOR, RulesError
     print(f"$ python benchmarks/bench_openspiel.py {' '.join(argv or sys.argv[1:])}".rstrip())
     print(f"cores {os.cpu_count()}, load average at start "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -92,9 +92,12 @@ def main(argv=None):
                                     "wall_s": wall, **r}) + "\n")
         d = r["pairs"][0]
         mine, ism = r["policies"]
+        pimc_note = (f": pimc samples {PIMC_CARD_FACTOR * r['worlds']} per card, "
+                     f"{PIMC_BID_FACTOR * r['worlds']} per bid"
+                     if "pimc" in (bid_p, card_p) and r["worlds"] else "")
         print(f"\n$ {cmd}")
         print(f"{r['openspiel_game']}: {r['units']} deals x {r['distinct_seatings']} seatings, "
-              f"troef {a.policy}" + (f" (worlds {r['worlds']})" if r['worlds'] else "")
+              f"troef {a.policy}" + (f" (--worlds {r['worlds']}{pimc_note})" if r['worlds'] else "")
               + ("" if mine_name == a.policy else f" (bids {bid_p}, cards {card_p})")
               + f", IS-MCTS {sims} simulations (uct_c {r['uct_c']:g}, "
               f"resampler {ism['resampler']}); wall {wall:.0f} s, load average now "

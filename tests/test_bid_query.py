@@ -119,3 +119,20 @@ def test_bad_input(args, needle):
     assert p.returncode == 2, (p.stdout, p.stderr)
     assert len(error_lines(p.stderr)) == 1 and "Traceback" not in p.stderr
     assert needle in p.stderr
+
+
+def test_searching_policies_default_to_fewer_samples():
+    """A query whose other players search at every decision (Boerenbridge's pimc of 512
+    worlds, strong, ...) defaults to STRONG_QUERY_SAMPLES samples; the heuristic keeps the
+    usual default, and so does another game's 16-world pimc."""
+    from analyzer.infostate import play_args
+    from analyzer.stats_core import STRONG_QUERY_SAMPLES
+    from fastsim import klaverjassen_schema as kj
+    from fastsim.boerenbridge_schema import POLICIES, QUERY_SEARCHING
+    r = bid_query(4, "AS 7H", "9H", 0, policy="pimc", seed=1)
+    assert r["samples"] == STRONG_QUERY_SAMPLES
+    assert bid_query(4, "AS 7H", "9H", 0, policy="heuristic", seed=1)["samples"] == 20000
+    assert bid_query(4, "AS 7H", "9H", 0, samples=50, policy="pimc", seed=1)["samples"] == 50
+    assert play_args(None, "pimc", POLICIES, 2000, searching=QUERY_SEARCHING)[0] == STRONG_QUERY_SAMPLES
+    assert play_args(None, "pimc", kj.POLICIES, 2000)[0] == 2000
+    assert play_args(None, "strong", kj.POLICIES, 2000)[0] == STRONG_QUERY_SAMPLES
