@@ -383,12 +383,13 @@ class BoerenbridgeBidState(_DecisionBeforePlay):
         """The bid the built-in ``policy`` makes here, exactly as the simulator."""
         from fastsim import boerenbridge_nb as nb
         from fastsim.boerenbridge_schema import MAX_SEATS, PIMC_WORLDS
-        from fastsim.boerenbridge_schema import POLICIES
+        from fastsim.boerenbridge_schema import POLICIES, QUERY_SEARCHING
         if policy not in POLICIES:
             raise RulesError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
         hand = self.hand if _hand is None else int(_hand)
         f, p, r = self.forbidden, self.position, self.rules
-        if policy in ("pimc", "strong", "strongl", "strongi") and self.is_blind and _hand is None:
+        # the searching policies' bidders search worlds around the hand as dealt
+        if policy in QUERY_SEARCHING and self.is_blind and _hand is None:
             raise RulesError(f"the simulator's {policy} bidder looks at the card in a blind "
                              "one-card deal; a policy cannot ask for it")
         bids = np.full(MAX_SEATS, -1, dtype=np.int64)
