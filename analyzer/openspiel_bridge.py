@@ -640,11 +640,29 @@ def _check_rules(rules, whole_games):
         raise RulesError("openspiel: oh_hell needs 3 to 7 players")
 
 
+def _warm_up(entrants, og, rules, seed, worlds, nseat, h, deal0):
+    """Each troef policy (a split entrant's troef part too) plays the first deal once in
+    every seat, untimed and unrecorded, before the match: numba compiles (or loads) its
+    kernels there, so that ``ms_per_decision`` measures decisions, not start-up. Bots are
+    seeded by (seed, deal, seat) alone, so this changes no result."""
+    kinds = []
+    for e in entrants:
+        for part in (e.parts if e.kind == "split" else (e,)):
+            if part.side == "troef" and part.kind not in kinds:
+                kinds.append(part.kind)
+    hands, turned, dealer = deal0
+    chance = deal_actions(nseat, h, dealer, hands, turned)
+    for kind in kinds:
+        play_deal(og, chance, [TroefBot(kind, rules, seed, 0, worlds) for _ in range(nseat)])
+
+
 def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), players=None,
                hand_size=None, preset=None, worlds=None, threads=None, record=None):
     """:func:`analyzer.tournament.tournament` with OpenSpiel entrants: the same duplicate
     seatings and result shape, played inside OpenSpiel's oh_hell; each policy's row adds
-    ``side``, ``resampler``, ``exact_rate`` and ``ms_per_decision``.
+    ``side``, ``resampler``, ``exact_rate`` and ``ms_per_decision`` (each troef policy
+    plays the first deal once, untimed, before the match, so that its compile time is not
+    counted: :func:`_warm_up`).
 
     ``record``, a callable, is called once per deal played (each distinct seating × deal)
     with a dict: ``seed``, ``deal``, ``seating`` (the policy of each seat = OpenSpiel
@@ -686,6 +704,7 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
     bid_sum, trick_sum = np.zeros(k), np.zeros(k)
     over_n, under_n, over_pts, under_pts = np.zeros(k), np.zeros(k), np.zeros(k), np.zeros(k)
     clock = {e.name: [0.0, 0] for e in entrants}
+    _warm_up(entrants, og, rules, seed, worlds, nseat, h, deals[0])
     played = {}
     from .tournament import seatings
     rotations = seatings(k, nseat)

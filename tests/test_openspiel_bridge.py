@@ -338,6 +338,32 @@ def test_the_record_option_writes_histories_that_replay_to_the_same_scores(ob):
     assert np.allclose(per, with_rec["per_deal"])
 
 
+def test_each_troef_policy_warms_up_untimed_and_the_match_is_unchanged(ob, monkeypatch):
+    """Before the match each troef policy (a split entrant's troef part too, once per
+    policy) plays the first deal in every seat without a clock, so that compiling its
+    kernels is not counted in ms_per_decision; the match's scores and decision counts are
+    those of a match without the warm-up."""
+    kw = dict(n=2, seed=3, variants=["scoring=dutch"], players=4, hand_size=4, worlds=4)
+    names = ["heuristic", "random+openspiel:random", "openspiel:random"]
+    calls = []
+    real = ob.play_deal
+
+    def spy(game, chance, bots, clock=None, **k):
+        calls.append(clock is None)
+        return real(game, chance, bots, clock, **k)
+    monkeypatch.setattr(ob, "play_deal", spy)
+    warm = ob.tournament("boerenbridge", names, **kw)
+    n_timed = len(calls) - 2
+    assert calls[:2] == [True, True] and not any(calls[2:])   # heuristic, random: untimed
+    monkeypatch.setattr(ob, "_warm_up", lambda *a: None)
+    calls.clear()
+    cold = ob.tournament("boerenbridge", names, **kw)
+    assert len(calls) == n_timed and not any(calls)
+    assert warm["per_deal"] == cold["per_deal"]
+    assert [p["decisions"] for p in warm["policies"]] == \
+        [p["decisions"] for p in cold["policies"]]
+
+
 @pytest.mark.slow
 def test_the_committed_ismcts_record_is_the_bridges_play_of_its_seed(ob):
     """The first deal of tools/cardmodel_ismcts_record.jsonl.gz (issue #14's seventh push,
