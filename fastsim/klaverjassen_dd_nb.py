@@ -767,15 +767,22 @@ def _roem_free(r, s, hand, unplayed, rv):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reduce_equivalent_nb(legal, hand, unplayed, trump, rv):
     """Drop a legal card that is interchangeable with the next stronger card of its suit
     still unplayed: both legal, both worth 0 points (7 8 9 plain, 7 8 trump: the weakest
     cards, consecutive in rank and strength), held by the same hand, and neither able to
-    take part in roem."""
-    zero = ZERO_POINT_CARDS & ~(np.int64(0x80) << (16 * trump))
-    if popcount_nb(legal & zero) < 2:
+    take part in roem. Inlined: most calls end at the first test (no such pair of legal
+    cards: the card above, or the one above that when the card between is played)."""
+    z = legal & ZERO_POINT_CARDS & ~(np.int64(0x80) << (16 * trump))
+    if ((z & (z >> 1)) | (z & (z >> 2) & ~(unplayed >> 1))) == 0:
         return legal
+    return _reduce_equivalent(legal, hand, unplayed, trump, rv)
+
+
+@njit(cache=True)
+def _reduce_equivalent(legal, hand, unplayed, trump, rv):
+    """``reduce_equivalent_nb`` past its first test."""
     out = legal
     for s in range(4):
         z = (legal >> (16 * s)) & (0x60 if s == trump else 0xE0)
