@@ -879,28 +879,31 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
     hands = hands0.copy()
     mv = np.empty((D, 8), dtype=np.int64)
     keys = np.empty(8, dtype=np.int64)
-    P_player = np.zeros(D, dtype=np.int64)
-    P_n = np.zeros(D, dtype=np.int64)
-    P_i = np.zeros(D, dtype=np.int64)
-    P_best = np.zeros(D, dtype=np.int64)
-    P_bestc = np.zeros(D, dtype=np.int64)
-    P_alpha = np.zeros(D, dtype=np.int64)
-    P_beta = np.zeros(D, dtype=np.int64)
-    P_a0 = np.zeros(D, dtype=np.int64)
-    P_b0 = np.zeros(D, dtype=np.int64)
-    P_slot = np.zeros(D, dtype=np.int64)
-    P_key = np.zeros(D, dtype=np.int64)
-    P_tn = np.zeros(D, dtype=np.int64)
-    P_leader = np.zeros(D, dtype=np.int64)
-    P_led = np.zeros(D, dtype=np.int64)
-    P_win = np.zeros(D, dtype=np.int64)
-    P_wseat = np.zeros(D, dtype=np.int64)
-    P_hi = np.zeros(D, dtype=np.int64)
-    P_pts = np.zeros(D, dtype=np.int64)
-    P_mask = np.zeros(D, dtype=np.int64)
-    P_rem = np.zeros(D, dtype=np.int64)
-    P_vt = np.zeros(D, dtype=np.int64)
-    P_max = np.zeros(D, dtype=np.bool_)
+    # the plies' state: one row of S per field (one block of memory: the rows' addresses are
+    # fixed offsets from one base, not 22 pointers to keep in registers or reload)
+    S = np.zeros((22, D), dtype=np.int64)
+    P_player = S[0]
+    P_n = S[1]
+    P_i = S[2]
+    P_best = S[3]
+    P_bestc = S[4]
+    P_alpha = S[5]
+    P_beta = S[6]
+    P_a0 = S[7]
+    P_b0 = S[8]
+    P_slot = S[9]
+    P_key = S[10]
+    P_tn = S[11]
+    P_leader = S[12]
+    P_led = S[13]
+    P_win = S[14]
+    P_wseat = S[15]
+    P_hi = S[16]
+    P_pts = S[17]
+    P_mask = S[18]
+    P_rem = S[19]
+    P_vt = S[20]
+    P_max = S[21]
     # the generation's field: its low bits and whether it is the guessing search's
     genf = (((np.int64(gen) & GUESS_GEN) >> (28 - GEN_BITS + 1)) |
             (np.int64(gen) & (GEN_FIELD >> 1))) << CHECK_BITS
