@@ -814,7 +814,7 @@ def _insert(out, d, keys, n, c, k):
     out[d, i] = c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, maxteam, mode,
            rv, first, out, d, keys, hist, rem, next_hand):
     """Fill ``out[d]`` with the legal cards, most promising first; returns their number."""
