@@ -414,7 +414,7 @@ def _last4(ls, a0, a1, a2, a3, trump, maxteam, mode, rv):
     return v if (wseat & 1) == maxteam else -v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, beta):
     """Value of the last two tricks (two cards in each hand), fail-soft alpha-beta over the
     (at most 16) ways to play the first of them."""
