@@ -61,7 +61,7 @@ from ._jit import njit, prange
 
 from .bits import popcount_nb, lowest_nb, RANK_MASK
 from .klaverjassen_nb import (legal_nb, beats_nb, strength_nb, points_nb, above_nb,
-                              follow_nb, four_value_nb, RUN_VALUE)
+                              follow_nb, four_value_nb)
 from .klaverjassen_schema import LAST_TRICK, TRUMP_POINTS, PLAIN_POINTS
 
 # card points of a 13-bit rank set of one suit, as trump and as a plain suit
@@ -259,23 +259,16 @@ def _tt_store(tt, b, key, best, a0, b0, move):
 @njit(cache=True, inline="always")
 def trick_roem_nb(mask, trump, rv):
     """Roem of one complete trick (mask of its 4 cards); the same as ``roem_nb``, faster: a
-    run needs 3 cards of one suit, four of a kind one card of every suit."""
-    s0 = mask & RANK_MASK
-    s1 = (mask >> 16) & RANK_MASK
-    s2 = (mask >> 32) & RANK_MASK
-    s3 = (mask >> 48) & RANK_MASK
+    run needs 3 cards of one suit (of 4 cards, one suit at most: its ``RUN_VALUE``, 20 for
+    three in a row, 50 for four, found with masks: the ranks above a suit's 13 are empty, so
+    no window crosses into the next suit), four of a kind one card of every suit."""
+    w = mask & (mask >> 1) & (mask >> 2)
     v = 0
-    if popcount_nb(s0) >= 3:
-        v = RUN_VALUE[s0]
-    elif popcount_nb(s1) >= 3:
-        v = RUN_VALUE[s1]
-    elif popcount_nb(s2) >= 3:
-        v = RUN_VALUE[s2]
-    elif popcount_nb(s3) >= 3:
-        v = RUN_VALUE[s3]
+    if w:
+        v = 50 if (w & (mask >> 3)) else 20
     if ((mask >> (16 * trump + 10)) & 3) == 3:
         v += 20
-    common = s0 & s1 & s2 & s3
+    common = mask & (mask >> 16) & (mask >> 32) & (mask >> 48) & RANK_MASK
     if common:
         v += four_value_nb(lowest_nb(common), rv)
     return v
