@@ -482,11 +482,10 @@ def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, beta)
                     r1 = h1 ^ (np.int64(1) << c1)
                     r2 = h2 ^ (np.int64(1) << c2)
                     r3 = h3 ^ (np.int64(1) << c3)
-                    v += _last4(s3, lowest_nb(_pick((0 - p0) & 3, r0, r1, r2, r3)),
-                                lowest_nb(_pick((1 - p0) & 3, r0, r1, r2, r3)),
-                                lowest_nb(_pick((2 - p0) & 3, r0, r1, r2, r3)),
-                                lowest_nb(_pick((3 - p0) & 3, r0, r1, r2, r3)),
-                                trump, maxteam, mode, rv)
+                    # the last trick in seats counted from p0 (r0 .. r3: no seat to pick;
+                    # a seat's team is its parity flipped by p0's)
+                    v += _last4((s3 - p0) & 3, lowest_nb(r0), lowest_nb(r1), lowest_nb(r2),
+                                lowest_nb(r3), trump, maxteam ^ (p0 & 1), mode, rv)
                     v *= sg
                     if v < best3:
                         best3 = v
@@ -714,11 +713,9 @@ def three_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, bet
                             lo = max(lo, elo)
                             hi = min(hi, ehi)
                     if not done:
-                        r = two_tricks_nb(_pick((0 - p0) & 3, r0, r1, r2, r3),
-                                          _pick((1 - p0) & 3, r0, r1, r2, r3),
-                                          _pick((2 - p0) & 3, r0, r1, r2, r3),
-                                          _pick((3 - p0) & 3, r0, r1, r2, r3),
-                                          s3, trump, maxteam, mode, rv, lo, hi)
+                        # (in seats counted from p0, as ``two_tricks_nb``'s last trick)
+                        r = two_tricks_nb(r0, r1, r2, r3, (s3 - p0) & 3, trump,
+                                          maxteam ^ (p0 & 1), mode, rv, lo, hi)
                         t2[slot] = _small_entry(k2, elo, ehi, r, lo, hi, T2_LO)
                     if sg != 1:
                         r = -r
