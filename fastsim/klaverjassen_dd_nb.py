@@ -386,16 +386,17 @@ def _pick(seat, a0, a1, a2, a3):
 
 @njit(cache=True, inline="always")
 def _last4(ls, a0, a1, a2, a3, trump, maxteam, mode, rv):
-    """Value of the last trick led by seat ``ls``, seat q playing card ``a_q``."""
-    c = _pick(ls, a0, a1, a2, a3)
-    led = c >> 4
-    winner = c
+    """Value of the last trick led by seat ``ls``, seat q playing card ``a_q``. Only the
+    led card's seat matters: the winner is the strongest card over the led one whatever
+    order the others are compared in (a card that neither follows nor trumps beats none),
+    so they are taken in seat order, with no seat to pick."""
+    winner = _pick(ls, a0, a1, a2, a3)
+    led = winner >> 4
     wseat = ls
-    pts = points_nb(c, trump)
-    mask = np.int64(1) << c
-    for j in range(1, 4):
-        s = (ls + j) & 3
-        c = _pick(s, a0, a1, a2, a3)
+    pts = 0
+    mask = np.int64(0)
+    for s in range(4):
+        c = a0 if s == 0 else (a1 if s == 1 else (a2 if s == 2 else a3))
         if beats_nb(c, winner, led, trump):
             winner = c
             wseat = s
