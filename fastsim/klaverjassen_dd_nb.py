@@ -507,6 +507,13 @@ def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, beta)
     return sg * best0
 
 
+@njit(cache=True)
+def _two_tricks_call(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, beta):
+    """``two_tricks_nb`` as a call (it is inlined where it is hot, in ``three_tricks_nb``;
+    the general search meets two tricks left only from a root that late)."""
+    return two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, beta)
+
+
 @njit(cache=True, inline="always")
 def _ordered3(x, tn, winner, wseat, player, trump, unplayed, next_hand):
     """The cards of ``x`` (a hand's legal cards in a three-trick ending: at most 3) most
@@ -1012,8 +1019,8 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                             returning = True
                     if not returning and left == 2:
                         # the last two tricks: solved directly, the result kept in the table
-                        ret = two_tricks_nb(hands[0], hands[1], hands[2], hands[3], leader,
-                                            trump, maxteam, mode, rv, alpha, beta)
+                        ret = _two_tricks_call(hands[0], hands[1], hands[2], hands[3], leader,
+                                               trump, maxteam, mode, rv, alpha, beta)
                         _tt_store(tt, slot, key, ret, alpha, beta, 0)
                         returning = True
             if returning:
