@@ -63,6 +63,15 @@ def stats(label, times):
           f"p99 {np.percentile(a, 99):8.2f} ms, max {a.max():8.2f} ms")
 
 
+def ratio_median(r):
+    """The median of the per-deal ratios and a distribution-free 95% interval for it (the
+    order statistics n/2 -+ 0.98 sqrt(n), the binomial's normal approximation)."""
+    r = np.sort(np.asarray(r))
+    n = len(r)
+    k = int(np.floor(n / 2 - 0.98 * np.sqrt(n)))
+    return r[max(k, 0)], np.median(r), r[min(n - 1 - k, n - 1)]
+
+
 def timed(f, *args):
     """f(*args), its wall-clock and its CPU seconds (the machine may be shared)."""
     w, c = time.perf_counter(), time.process_time()
@@ -186,6 +195,10 @@ def main():
         stats("exact, old", cpu[1, 1:])
         stats("make, this", cpu[2, 1:])
         stats("make, old", cpu[3, 1:])
+        for label, a, b in (("exact", cpu[0, 1:], cpu[1, 1:]), ("make", cpu[2, 1:], cpu[3, 1:])):
+            lo, mid, hi = ratio_median(a / b)
+            print(f"  {label}: this / old per deal, median {mid:.3f} (95% interval {lo:.3f} .. "
+                  f"{hi:.3f}, order statistics)")
         print(f"  nodes (exact value, counted as each solver counts them): this median "
               f"{int(np.median(nodes[0, 1:])):,}, total {int(nodes[0, 1:].sum()):,}; old median "
               f"{int(np.median(nodes[1, 1:])):,}, total {int(nodes[1, 1:].sum()):,}")

@@ -61,7 +61,7 @@ from ._jit import njit, prange
 
 from .bits import popcount_nb, lowest_nb, RANK_MASK
 from .klaverjassen_nb import (legal_nb, beats_nb, strength_nb, points_nb, above_nb,
-                              follow_nb, four_value_nb, RUN_VALUE)
+                              follow_nb, four_value_nb)
 from .klaverjassen_schema import LAST_TRICK, TRUMP_POINTS, PLAIN_POINTS
 
 # card points of a 13-bit rank set of one suit, as trump and as a plain suit
@@ -259,23 +259,16 @@ def _tt_store(tt, b, key, best, a0, b0, move):
 @njit(cache=True, inline="always")
 def trick_roem_nb(mask, trump, rv):
     """Roem of one complete trick (mask of its 4 cards); the same as ``roem_nb``, faster: a
-    run needs 3 cards of one suit, four of a kind one card of every suit."""
-    s0 = mask & RANK_MASK
-    s1 = (mask >> 16) & RANK_MASK
-    s2 = (mask >> 32) & RANK_MASK
-    s3 = (mask >> 48) & RANK_MASK
+    run needs 3 cards of one suit (of 4 cards, one suit at most: its ``RUN_VALUE``, 20 for
+    three in a row, 50 for four, found with masks: the ranks above a suit's 13 are empty, so
+    no window crosses into the next suit), four of a kind one card of every suit."""
+    w = mask & (mask >> 1) & (mask >> 2)
     v = 0
-    if popcount_nb(s0) >= 3:
-        v = RUN_VALUE[s0]
-    elif popcount_nb(s1) >= 3:
-        v = RUN_VALUE[s1]
-    elif popcount_nb(s2) >= 3:
-        v = RUN_VALUE[s2]
-    elif popcount_nb(s3) >= 3:
-        v = RUN_VALUE[s3]
+    if w:
+        v = 50 if (w & (mask >> 3)) else 20
     if ((mask >> (16 * trump + 10)) & 3) == 3:
         v += 20
-    common = s0 & s1 & s2 & s3
+    common = mask & (mask >> 16) & (mask >> 32) & (mask >> 48) & RANK_MASK
     if common:
         v += four_value_nb(lowest_nb(common), rv)
     return v
@@ -393,16 +386,17 @@ def _pick(seat, a0, a1, a2, a3):
 
 @njit(cache=True, inline="always")
 def _last4(ls, a0, a1, a2, a3, trump, maxteam, mode, rv):
-    """Value of the last trick led by seat ``ls``, seat q playing card ``a_q``."""
-    c = _pick(ls, a0, a1, a2, a3)
-    led = c >> 4
-    winner = c
+    """Value of the last trick led by seat ``ls``, seat q playing card ``a_q``. Only the
+    led card's seat matters: the winner is the strongest card over the led one whatever
+    order the others are compared in (a card that neither follows nor trumps beats none),
+    so they are taken in seat order, with no seat to pick."""
+    winner = _pick(ls, a0, a1, a2, a3)
+    led = winner >> 4
     wseat = ls
-    pts = points_nb(c, trump)
-    mask = np.int64(1) << c
-    for j in range(1, 4):
-        s = (ls + j) & 3
-        c = _pick(s, a0, a1, a2, a3)
+    pts = 0
+    mask = np.int64(0)
+    for s in range(4):
+        c = a0 if s == 0 else (a1 if s == 1 else (a2 if s == 2 else a3))
         if beats_nb(c, winner, led, trump):
             winner = c
             wseat = s
@@ -414,7 +408,7 @@ def _last4(ls, a0, a1, a2, a3, trump, maxteam, mode, rv):
     return v if (wseat & 1) == maxteam else -v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, beta):
     """Value of the last two tricks (two cards in each hand), fail-soft alpha-beta over the
     (at most 16) ways to play the first of them."""
@@ -489,11 +483,10 @@ def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, beta)
                     r1 = h1 ^ (np.int64(1) << c1)
                     r2 = h2 ^ (np.int64(1) << c2)
                     r3 = h3 ^ (np.int64(1) << c3)
-                    v += _last4(s3, lowest_nb(_pick((0 - p0) & 3, r0, r1, r2, r3)),
-                                lowest_nb(_pick((1 - p0) & 3, r0, r1, r2, r3)),
-                                lowest_nb(_pick((2 - p0) & 3, r0, r1, r2, r3)),
-                                lowest_nb(_pick((3 - p0) & 3, r0, r1, r2, r3)),
-                                trump, maxteam, mode, rv)
+                    # the last trick in seats counted from p0 (r0 .. r3: no seat to pick;
+                    # a seat's team is its parity flipped by p0's)
+                    v += _last4((s3 - p0) & 3, lowest_nb(r0), lowest_nb(r1), lowest_nb(r2),
+                                lowest_nb(r3), trump, maxteam ^ (p0 & 1), mode, rv)
                     v *= sg
                     if v < best3:
                         best3 = v
@@ -512,6 +505,13 @@ def two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, beta)
             if best0 >= B:
                 break
     return sg * best0
+
+
+@njit(cache=True)
+def _two_tricks_call(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, beta):
+    """``two_tricks_nb`` as a call (it is inlined where it is hot, in ``three_tricks_nb``;
+    the general search meets two tricks left only from a root that late)."""
+    return two_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, beta)
 
 
 @njit(cache=True, inline="always")
@@ -721,11 +721,9 @@ def three_tricks_nb(q0, q1, q2, q3, leader, trump, maxteam, mode, rv, alpha, bet
                             lo = max(lo, elo)
                             hi = min(hi, ehi)
                     if not done:
-                        r = two_tricks_nb(_pick((0 - p0) & 3, r0, r1, r2, r3),
-                                          _pick((1 - p0) & 3, r0, r1, r2, r3),
-                                          _pick((2 - p0) & 3, r0, r1, r2, r3),
-                                          _pick((3 - p0) & 3, r0, r1, r2, r3),
-                                          s3, trump, maxteam, mode, rv, lo, hi)
+                        # (in seats counted from p0, as ``two_tricks_nb``'s last trick)
+                        r = two_tricks_nb(r0, r1, r2, r3, (s3 - p0) & 3, trump,
+                                          maxteam ^ (p0 & 1), mode, rv, lo, hi)
                         t2[slot] = _small_entry(k2, elo, ehi, r, lo, hi, T2_LO)
                     if sg != 1:
                         r = -r
@@ -767,15 +765,22 @@ def _roem_free(r, s, hand, unplayed, rv):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reduce_equivalent_nb(legal, hand, unplayed, trump, rv):
     """Drop a legal card that is interchangeable with the next stronger card of its suit
     still unplayed: both legal, both worth 0 points (7 8 9 plain, 7 8 trump: the weakest
     cards, consecutive in rank and strength), held by the same hand, and neither able to
-    take part in roem."""
-    zero = ZERO_POINT_CARDS & ~(np.int64(0x80) << (16 * trump))
-    if popcount_nb(legal & zero) < 2:
+    take part in roem. Inlined: most calls end at the first test (no such pair of legal
+    cards: the card above, or the one above that when the card between is played)."""
+    z = legal & ZERO_POINT_CARDS & ~(np.int64(0x80) << (16 * trump))
+    if ((z & (z >> 1)) | (z & (z >> 2) & ~(unplayed >> 1))) == 0:
         return legal
+    return _reduce_equivalent(legal, hand, unplayed, trump, rv)
+
+
+@njit(cache=True)
+def _reduce_equivalent(legal, hand, unplayed, trump, rv):
+    """``reduce_equivalent_nb`` past its first test."""
     out = legal
     for s in range(4):
         z = (legal >> (16 * s)) & (0x60 if s == trump else 0xE0)
@@ -807,7 +812,7 @@ def _insert(out, d, keys, n, c, k):
     out[d, i] = c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, maxteam, mode,
            rv, first, out, d, keys, hist, rem, next_hand):
     """Fill ``out[d]`` with the legal cards, most promising first; returns their number."""
@@ -872,28 +877,31 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
     hands = hands0.copy()
     mv = np.empty((D, 8), dtype=np.int64)
     keys = np.empty(8, dtype=np.int64)
-    P_player = np.zeros(D, dtype=np.int64)
-    P_n = np.zeros(D, dtype=np.int64)
-    P_i = np.zeros(D, dtype=np.int64)
-    P_best = np.zeros(D, dtype=np.int64)
-    P_bestc = np.zeros(D, dtype=np.int64)
-    P_alpha = np.zeros(D, dtype=np.int64)
-    P_beta = np.zeros(D, dtype=np.int64)
-    P_a0 = np.zeros(D, dtype=np.int64)
-    P_b0 = np.zeros(D, dtype=np.int64)
-    P_slot = np.zeros(D, dtype=np.int64)
-    P_key = np.zeros(D, dtype=np.int64)
-    P_tn = np.zeros(D, dtype=np.int64)
-    P_leader = np.zeros(D, dtype=np.int64)
-    P_led = np.zeros(D, dtype=np.int64)
-    P_win = np.zeros(D, dtype=np.int64)
-    P_wseat = np.zeros(D, dtype=np.int64)
-    P_hi = np.zeros(D, dtype=np.int64)
-    P_pts = np.zeros(D, dtype=np.int64)
-    P_mask = np.zeros(D, dtype=np.int64)
-    P_rem = np.zeros(D, dtype=np.int64)
-    P_vt = np.zeros(D, dtype=np.int64)
-    P_max = np.zeros(D, dtype=np.bool_)
+    # the plies' state: one row of S per field (one block of memory: the rows' addresses are
+    # fixed offsets from one base, not 22 pointers to keep in registers or reload)
+    S = np.zeros((22, D), dtype=np.int64)
+    P_player = S[0]
+    P_n = S[1]
+    P_i = S[2]
+    P_best = S[3]
+    P_bestc = S[4]
+    P_alpha = S[5]
+    P_beta = S[6]
+    P_a0 = S[7]
+    P_b0 = S[8]
+    P_slot = S[9]
+    P_key = S[10]
+    P_tn = S[11]
+    P_leader = S[12]
+    P_led = S[13]
+    P_win = S[14]
+    P_wseat = S[15]
+    P_hi = S[16]
+    P_pts = S[17]
+    P_mask = S[18]
+    P_rem = S[19]
+    P_vt = S[20]
+    P_max = S[21]
     # the generation's field: its low bits and whether it is the guessing search's
     genf = (((np.int64(gen) & GUESS_GEN) >> (28 - GEN_BITS + 1)) |
             (np.int64(gen) & (GEN_FIELD >> 1))) << CHECK_BITS
@@ -1011,8 +1019,8 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                             returning = True
                     if not returning and left == 2:
                         # the last two tricks: solved directly, the result kept in the table
-                        ret = two_tricks_nb(hands[0], hands[1], hands[2], hands[3], leader,
-                                            trump, maxteam, mode, rv, alpha, beta)
+                        ret = _two_tricks_call(hands[0], hands[1], hands[2], hands[3], leader,
+                                               trump, maxteam, mode, rv, alpha, beta)
                         _tt_store(tt, slot, key, ret, alpha, beta, 0)
                         returning = True
             if returning:
