@@ -59,7 +59,7 @@ def main():
         if path.resolve() == (ROOT / "fastsim" / "klaverjassen_dd_nb.py").resolve():
             from fastsim import klaverjassen_dd_nb as mod   # (numba's cache knows it so)
         else:
-            mod = load_module(path, f"fastsim._dd_pos_{k}")
+            mod = load_module(path, f"fastsim._dd_{path.stem}")
         for seed, dl in sets:
             p, v, extra = positions(mod, dl, rv)
             same = ""
