@@ -338,3 +338,42 @@ def test_four_trick_endings_match_brute_force(variant):
                 g = dd.search_nb(h, tr, 0, leader, a, b, trump, team, mode, rules.flags,
                                  *table, gen, np.zeros(1, dtype=np.int64))
                 _fail_soft(g, exact, a, b, (k, mode))
+
+
+@pytest.mark.parametrize("variant", [[], ["amsterdam"], ["undertrump=forced"],
+                                     ["four_of_a_kind=all_100"]])
+def test_positions_sharing_a_canonical_key_have_the_same_value(variant):
+    """The table keys' canonical form (``canon_table_nb``, ``_ckey``): positions at a trick
+    boundary (three cards a hand, kept from five dealt) that share a key, i.e. differ only
+    in which of some interchangeable 0-point cards are gone, have the same value by
+    brute-force minimax, margins and trick counts, whoever leads."""
+    import itertools
+    rnd = random.Random(11 + (hash(tuple(variant)) & 0xFFFF))
+    rules = build_rules(variant)
+    joined = 0
+    for k in range(10):
+        # the low cards (7 8 9) of two suits among the 20 dealt, so that some are joined
+        low = [16 * s + r for s in rnd.sample(range(4), 2) for r in (5, 6, 7)]
+        cards = low + rnd.sample([c for c in DECK if c not in low], 20 - len(low))
+        rnd.shuffle(cards)
+        hands = [cards[5 * p:5 * p + 5] for p in range(4)]
+        trump, team = rnd.randrange(4), rnd.randrange(2)
+        ct = dd.canon_table_nb(np.array([sum(1 << c for c in x) for x in hands],
+                                        dtype=np.int64), trump, rules.flags)
+        groups = {}
+        for kept in itertools.product(*(itertools.combinations(x, 3) for x in hands)):
+            rem = np.int64(sum(1 << c for x in kept for c in x))
+            groups.setdefault(int(dd._ckey(rem, ct)), []).append(kept)
+        shared = [g for g in groups.values() if len(g) > 1]
+        if rules.all_100:       # four 7s, 8s or 9s score: no card is interchangeable
+            assert not shared
+            continue
+        for g in rnd.sample(shared, min(6, len(shared))):
+            leader = rnd.randrange(4)
+            for mode in ("margin", "tricks"):
+                values = {brute([[card_str(c) for c in x] for x in kept], leader,
+                                "SHDC"[trump], team, [], rules, mode=mode)
+                          for kept in g[:3]}
+                assert len(values) == 1, (k, g[:3], mode)
+            joined += 1
+    assert joined > 30 or rules.all_100
