@@ -1104,11 +1104,15 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                              rv)
             if mode == 0:
                 legal = reduce_equivalent_nb(legal, hands[player], rem | mask, trump, rv)
+            ebest = -INF if (player & 1) == maxteam else INF
             if tn == 3 and popcount_nb(rem) > ETC_MIN_CARDS:
                 # enhanced transposition cut-off: before searching the last card of a trick,
                 # look up each card's next position (a trick boundary) in the table; one
                 # whose stored bound plus the trick's value already reaches the window's
-                # far side ends the node with that bound (fail-soft, exact as any cut-off)
+                # far side ends the node with that bound (fail-soft, exact as any cut-off);
+                # a card whose next position would answer from the table at once (its entry
+                # exact, or a bound outside the window) is not entered: its answer is folded
+                # into the node's best (and window) here, and the other cards are searched
                 emax = (player & 1) == maxteam
                 eleft = (popcount_nb(rem) - 1) >> 2
                 # the move order comes with it (as ``_order`` for the last card: by the
@@ -1125,43 +1129,54 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                             trick_roem_nb(mask | (np.int64(1) << c), trump, rv)
                         if (ws & 1) != maxteam:
                             v = -v
-                        _insert(mv, d, keys, n, c, osign * v - strength_nb(c, trump))
+                        ok = osign * v - strength_nb(c, trump)
                     else:
                         v = 1 if (ws & 1) == maxteam else 0
-                        _insert(mv, d, keys, n, c, osign * (2 * v - 1) - strength_nb(c, trump))
-                    n += 1
+                        ok = osign * (2 * v - 1) - strength_nb(c, trump)
                     x = _hash(_ckey(rem ^ (np.int64(1) << c), ct) | (np.int64(ws) << 32))
+                    lo = -INF
+                    hb = INF
                     if eleft == 3:
                         e3 = t3[x >> T3_CHECK]
                         if (e3 & T3_KEY) == ((x & (T3_KEY ^ T3_VALID)) | T3_VALID):
-                            if emax:
-                                lo = _small_lo(e3, T3_CHECK)
-                                if lo > -INF and v + lo >= beta:
-                                    ret = v + lo
-                                    returning = True
-                                    break
-                            else:
-                                hb = _small_hi(e3, T3_CHECK)
-                                if hb < INF and v + hb <= alpha:
-                                    ret = v + hb
-                                    returning = True
-                                    break
-                        continue
-                    e = _tt_find(tt, _bucket(x), _key(x, genf, eleft))
-                    if e >= 0:
-                        data = tt[e]
-                        if emax:
+                            lo = _small_lo(e3, T3_CHECK)
+                            hb = _small_hi(e3, T3_CHECK)
+                    else:
+                        e = _tt_find(tt, _bucket(x), _key(x, genf, eleft))
+                        if e >= 0:
+                            data = tt[e]
                             lo = _unpack_lo(data)
-                            if lo > -INF and v + lo >= beta:
-                                ret = v + lo
-                                returning = True
-                                break
-                        else:
                             hb = _unpack_hi(data)
-                            if hb < INF and v + hb <= alpha:
-                                ret = v + hb
-                                returning = True
-                                break
+                    if emax:
+                        if lo > -INF and v + lo >= beta:
+                            ret = v + lo
+                            returning = True
+                            break
+                    elif hb < INF and v + hb <= alpha:
+                        ret = v + hb
+                        returning = True
+                        break
+                    if mode == 0 and width >= 8:
+                        # the child's value is known from the table: what entering it would
+                        # return (its own look-up's answer), taken without entering it
+                        kv = INF + 1
+                        if lo == hb or (lo > -INF and v + lo >= beta):
+                            kv = v + lo
+                        elif hb < INF and v + hb <= alpha:
+                            kv = v + hb
+                        if kv != INF + 1:
+                            if emax:
+                                ebest = max(ebest, kv)
+                                alpha = max(alpha, kv)
+                            else:
+                                ebest = min(ebest, kv)
+                                beta = min(beta, kv)
+                            continue
+                    _insert(mv, d, keys, n, c, ok)
+                    n += 1
+                if not returning and n == 0:
+                    ret = ebest
+                    returning = True
                 if returning:
                     continue
             elif (legal & (legal - 1)) == 0:
@@ -1178,7 +1193,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
             P_i[d] = 0
             ismax = (player & 1) == maxteam
             P_max[d] = ismax
-            P_best[d] = -INF if ismax else INF
+            P_best[d] = ebest
             P_bestc[d] = mv[d, 0]
             P_alpha[d] = alpha
             P_beta[d] = beta
