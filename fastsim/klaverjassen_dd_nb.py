@@ -156,10 +156,25 @@ def canon_table_nb(hands, trump, rv):
     these ranks scores nothing unless the variant says so, then nothing is flipped):
     strengths, points and legality keep the same order, so the positions have the same
     value. The canonical form is the smallest such set: positions differing only in
-    which of these cards are gone then share a table entry."""
+    which of these cards are gone then share a table entry.
+
+    Returned as ``_ckey``'s table: for suit s and the suit's 8 ranks still out (bits
+    16 s + 5 .. 16 s + 12 of the mask), at 256 s + those bits, the canonical form of them
+    in place (bits 8 s .. 8 s + 7 of the key)."""
     ct = np.zeros(128, dtype=np.int64)
-    if four_value_nb(5, rv) or four_value_nb(6, rv) or four_value_nb(7, rv):
-        return ct
+    if not (four_value_nb(5, rv) or four_value_nb(6, rv) or four_value_nb(7, rv)):
+        _canon_flips(hands, trump, ct)
+    out = np.empty(1024, dtype=np.int64)
+    for s in range(4):
+        for b in range(256):
+            out[256 * s + b] = (b ^ ct[32 * s + (b & 31)]) << (8 * s)
+    return out
+
+
+@njit(cache=True)
+def _canon_flips(hands, trump, ct):
+    """``canon_table_nb``'s flips: by suit and the suit's ranks 7 8 9 T J still out, the
+    bits to flip among its low cards, into ``ct`` (128 words)."""
     own = np.full(5, -1, dtype=np.int64)
     for s in range(4):
         for k in range(5):
@@ -193,7 +208,6 @@ def canon_table_nb(hands, trump, rv):
                 if same:
                     ct[32 * s + b] = low ^ cand
                     break
-    return ct
 
 
 @njit(cache=True, inline="always")
@@ -209,10 +223,9 @@ def _run_free(b, own, nlow):
 
 @njit(cache=True, inline="always")
 def _ckey(rem, ct):
-    """The cards still out (``_compress``) in their canonical form (``canon_table_nb``)."""
-    c = _compress(rem)
-    return c ^ ct[c & 31] ^ (ct[32 + ((c >> 8) & 31)] << 8) ^ \
-        (ct[64 + ((c >> 16) & 31)] << 16) ^ (ct[96 + ((c >> 24) & 31)] << 24)
+    """The cards still out (as ``_compress``) in their canonical form (``canon_table_nb``)."""
+    return ct[(rem >> 5) & 255] | ct[256 + ((rem >> 21) & 255)] | \
+        ct[512 + ((rem >> 37) & 255)] | ct[768 + ((rem >> 53) & 255)]
 
 
 @njit(cache=True, inline="always")
