@@ -57,19 +57,31 @@ def deals(n, seed):
                (int(d["dealer"][i]) + 1) % 4)
 
 
+def quantile_interval(x, q):
+    """A distribution-free 95% interval for the q-quantile of the population the sample x
+    was drawn from: the order statistics n q -+ 1.96 sqrt(n q (1 - q)) (the binomial's
+    normal approximation), clipped to the sample."""
+    x = np.sort(np.asarray(x))
+    n = len(x)
+    h = 1.96 * np.sqrt(n * q * (1 - q))
+    lo = int(np.floor(n * q - h))
+    hi = int(np.ceil(n * q + h))
+    return x[min(max(lo, 0), n - 1)], x[min(max(hi, 0), n - 1)]
+
+
 def stats(label, times):
     a = np.asarray(times) * 1000
     print(f"  {label:18s} median {np.median(a):7.2f} ms, p90 {np.percentile(a, 90):7.2f} ms, "
           f"p99 {np.percentile(a, 99):8.2f} ms, max {a.max():8.2f} ms")
+    (m0, m1), (p0, p1) = quantile_interval(a, 0.5), quantile_interval(a, 0.99)
+    print(f"  {'':18s} 95% intervals: median {m0:.2f} .. {m1:.2f} ms, p99 {p0:.2f} .. "
+          f"{p1:.2f} ms ({len(a)} deals)")
 
 
 def ratio_median(r):
-    """The median of the per-deal ratios and a distribution-free 95% interval for it (the
-    order statistics n/2 -+ 0.98 sqrt(n), the binomial's normal approximation)."""
-    r = np.sort(np.asarray(r))
-    n = len(r)
-    k = int(np.floor(n / 2 - 0.98 * np.sqrt(n)))
-    return r[max(k, 0)], np.median(r), r[min(n - 1 - k, n - 1)]
+    """The median of the per-deal ratios and its distribution-free 95% interval."""
+    lo, hi = quantile_interval(r, 0.5)
+    return lo, np.median(r), hi
 
 
 def timed(f, *args):
