@@ -900,8 +900,10 @@ def _insert(out, d, keys, n, c, k):
 
 @njit(cache=True, inline="always")
 def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, maxteam, mode,
-           rv, first, out, d, keys, hist, rem, next_hand):
-    """Fill ``out[d]`` with the legal cards, most promising first; returns their number."""
+           rv, first, out, d, keys, hist, rem, next_hand, killer):
+    """Fill ``out[d]`` with the legal cards, most promising first; returns their number.
+    ``first``: the table's best card; ``killer``: the card that last caused a cut-off at
+    this ply (leads and third cards only; -1: none), tried next."""
     n = 0
     my_team = player & 1
     sign = 1 if my_team == maxteam else -1
@@ -920,6 +922,8 @@ def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, 
         pt = points_nb(c, trump)
         if c == first:
             k = np.int64(1) << 50
+        elif c == killer:
+            k = (np.int64(1) << 50) - 1
         elif tn == 3:
             wins = beats_nb(c, winner, led, trump)
             team = my_team if wins else (wseat & 1)
@@ -963,6 +967,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
     hands = hands0.copy()
     mv = np.empty((D, 8), dtype=np.int64)
     keys = np.empty(8, dtype=np.int64)
+    killer = np.full(D, -1, dtype=np.int64)    # per ply: the card that cut last (_order)
     # the plies' state: one row of S per field (one block of memory: the rows' addresses are
     # fixed offsets from one base, not 22 pointers to keep in registers or reload)
     S = np.zeros((22, D), dtype=np.int64)
@@ -1198,7 +1203,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
             else:
                 n = _order(player, legal, tn, led, trump, winner, wseat, pts, mask,
                            popcount_nb(rem) <= 4, maxteam, mode, rv, first, mv, d, keys, hist,
-                           rem, hands[(player + 1) & 3])
+                           rem, hands[(player + 1) & 3], killer[d])
             P_player[d] = player
             if n > width:
                 n = width
@@ -1252,8 +1257,11 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                 # wrap-around would change only the order, never a value)
                 if P_tn[d] == 0:
                     hist[P_player[d], c] += np.int64(1) << max(0, 32 - d)
+                    killer[d] = c
                 else:       # the cards that followed: a history of their own
                     hist[P_player[d] + 4, c] += np.int64(1) << max(0, 32 - d)
+                    if P_tn[d] == 2:    # (second cards' killers did not pay)
+                        killer[d] = c
         # ---- at ply d: try the next move, or finish the node
         if P_i[d] >= P_n[d]:
             best = P_best[d]
