@@ -900,10 +900,10 @@ def _insert(out, d, keys, n, c, k):
 
 @njit(cache=True, inline="always")
 def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, maxteam, mode,
-           rv, first, out, d, keys, hist, rem, next_hand, killer):
+           rv, killer, out, d, keys, hist, rem, next_hand):
     """Fill ``out[d]`` with the legal cards, most promising first; returns their number.
-    ``first``: the table's best card; ``killer``: the card that last caused a cut-off at
-    this ply (leads and third cards only; -1: none), tried next."""
+    ``killer``: the card that last caused a cut-off at this ply (leads and third cards
+    only; 0, no card: none), tried first."""
     n = 0
     my_team = player & 1
     sign = 1 if my_team == maxteam else -1
@@ -920,10 +920,8 @@ def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, 
         x &= x - 1
         st = strength_nb(c, trump)
         pt = points_nb(c, trump)
-        if c == first:
+        if c == killer:
             k = np.int64(1) << 50
-        elif c == killer:
-            k = (np.int64(1) << 50) - 1
         elif tn == 3:
             wins = beats_nb(c, winner, led, trump)
             team = my_team if wins else (wseat & 1)
@@ -967,7 +965,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
     hands = hands0.copy()
     mv = np.empty((D, 8), dtype=np.int64)
     keys = np.empty(8, dtype=np.int64)
-    killer = np.full(D, -1, dtype=np.int64)    # per ply: the card that cut last (_order)
+    killer = hist[8]    # per ply: the card that cut last there (kept across the driver's tests)
     # the plies' state: one row of S per field (one block of memory: the rows' addresses are
     # fixed offsets from one base, not 22 pointers to keep in registers or reload)
     S = np.zeros((22, D), dtype=np.int64)
@@ -1025,7 +1023,6 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
             counter[0] += 1
             slot = -1
             key = np.int64(0)
-            first = -1
             span = INF
             if tn == 0:
                 left = popcount_nb(rem) >> 2
@@ -1096,7 +1093,6 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                                 alpha = lo
                             if hb < beta:
                                 beta = hb
-                            first = _unpack_move(data)
                     if not returning and mode == 0 and left >= 3:
                         # (after the table: a table hit saves computing the bounds)
                         lb, ub = bounds_nb(hands[0], hands[1], hands[2], hands[3], rem, left,
@@ -1202,8 +1198,8 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                 n = 1
             else:
                 n = _order(player, legal, tn, led, trump, winner, wseat, pts, mask,
-                           popcount_nb(rem) <= 4, maxteam, mode, rv, first, mv, d, keys, hist,
-                           rem, hands[(player + 1) & 3], killer[d])
+                           popcount_nb(rem) <= 4, maxteam, mode, rv, killer[d], mv, d, keys,
+                           hist, rem, hands[(player + 1) & 3])
             P_player[d] = player
             if n > width:
                 n = width
@@ -1353,7 +1349,7 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
     if tt[TT_SIZE] != epoch:
         tt[:TT_SIZE] = 0
         tt[TT_SIZE] = epoch
-    hist = np.zeros((8, 64), dtype=np.int64)     # leads; following cards
+    hist = np.zeros((9, 64), dtype=np.int64)     # leads; following cards; killers per ply
     t2 = np.zeros(T2_SIZE, dtype=np.int64)       # two-trick endings (``three_tricks_nb``)
     t3 = np.zeros(T3_SIZE, dtype=np.int64)       # positions with three tricks left
     ct = canon_table_nb(hands0, trump, rv)        # the positions' canonical form
