@@ -19,8 +19,8 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
   slower): the position's check bits (the key is lossless: a bijective hash of the 34-bit
   position gives the bucket and the check bits), the generation's low bits, the tricks
   left, an 11-bit lower and upper bound (beyond +-1022 stored weaker, never stronger) and
-  the best lead; buckets of two: one kept for the position with the most tricks left, one
-  always replaced;
+  the best lead (stored, no longer read: the killer cards below order better); buckets of
+  two: one kept for the position with the most tricks left, one always replaced;
 * bounds at each trick boundary on what the tricks left can still be worth: their card
   points and the last trick's 10, the roem still possible (a run, the stuk or four of a
   kind needs its cards in different hands), and the points of the top trumps, which their
@@ -43,10 +43,12 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
 * enhanced transposition cut-offs: at the last card of a trick, the table entries of the
   positions each card leads to are looked up first; one that already decides the window
   ends the node (about 16% fewer nodes);
-* move ordering: the stored best lead, then top cards of their suit (plain before trump), a
-  history of the leads that caused cut-offs, and for the other cards a history of their
-  own and a guess (winners before losers; points onto a partner's trick that the last
-  player cannot beat; cheapest winner first); the last card of a trick by the exact trick
+* move ordering: a killer card per ply (the lead or third card that last caused a cut-off
+  at that ply, kept across the driver's tests) first, then top cards of their suit (plain
+  before trump), a history of the leads that caused cut-offs, and for the other cards a
+  history of their own and a guess (winners before losers; points onto a partner's trick
+  that the last player cannot beat; cheapest winner first); the last card of a trick by
+  the exact trick
   result (ordered in the enhanced cut-offs' loop where they run: it has each card's trick
   result). A cut-off at ply p adds 2^(32 - p) to its card's history, so a card that cut
   near the root comes before the top-card rule and the guesses (14% fewer nodes than
