@@ -48,11 +48,10 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
   before trump), a history of the leads that caused cut-offs, and for the other cards a
   history of their own and a guess (winners before losers; points onto a partner's trick
   that the last player cannot beat; cheapest winner first); the last card of a trick by
-  the exact trick
-  result (ordered in the enhanced cut-offs' loop where they run: it has each card's trick
-  result). A cut-off at ply p adds 2^(32 - p) to its card's history, so a card that cut
-  near the root comes before the top-card rule and the guesses (14% fewer nodes than
-  2^(8 - p/4), under which the histories only broke ties).
+  the exact trick result (ordered in the enhanced cut-offs' loop where they run: it has
+  each card's trick result). A cut-off at ply p adds 2^(32 - p) to its card's history, so
+  a card that cut near the root comes before the top-card rule and the guesses (14% fewer
+  nodes than 2^(8 - p/4), under which the histories only broke ties).
 
 ``search_nb`` returns the fail-soft value for any window: a null window is one search; a
 wider one is narrowed by null-window searches, all sharing the table: the first at a guess
@@ -961,8 +960,10 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
     order): a guess, not a value, for the exact-value driver; such a search must have a
     generation of its own (its table entries are guesses too; positions with three tricks
     left or fewer are still solved exactly). ``t2``, ``t3``: the small tables of one
-    ``search_nb`` call (module doc). ``counter[0]`` counts the positions this search
-    enters (not those inside ``three_tricks_nb`` and ``two_tricks_nb``)."""
+    ``search_nb`` call (module doc). ``hist``: 9 rows of 64, the leads' and the following
+    cards' histories (rows 0-3, 4-7, by player) and the killer cards per ply (row 8).
+    ``counter[0]`` counts the positions this search enters (not those inside
+    ``three_tricks_nb`` and ``two_tricks_nb``)."""
     D = MAX_PLY
     hands = hands0.copy()
     mv = np.empty((D, 8), dtype=np.int64)
