@@ -19,8 +19,8 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
   slower): the position's check bits (the key is lossless: a bijective hash of the 34-bit
   position gives the bucket and the check bits), the generation's low bits, the tricks
   left, an 11-bit lower and upper bound (beyond +-1022 stored weaker, never stronger) and
-  the best lead; buckets of two: one kept for the position with the most tricks left, one
-  always replaced;
+  the best lead (stored, no longer read: the killer cards below order better); buckets of
+  two: one kept for the position with the most tricks left, one always replaced;
 * bounds at each trick boundary on what the tricks left can still be worth: their card
   points and the last trick's 10, the roem still possible (a run, the stuk or four of a
   kind needs its cards in different hands), and the points of the top trumps, which their
@@ -43,14 +43,15 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
 * enhanced transposition cut-offs: at the last card of a trick, the table entries of the
   positions each card leads to are looked up first; one that already decides the window
   ends the node (about 16% fewer nodes);
-* move ordering: the stored best lead, then top cards of their suit (plain before trump), a
-  history of the leads that caused cut-offs, and for the other cards a history of their
-  own and a guess (winners before losers; points onto a partner's trick that the last
-  player cannot beat; cheapest winner first); the last card of a trick by the exact trick
-  result (ordered in the enhanced cut-offs' loop where they run: it has each card's trick
-  result). A cut-off at ply p adds 2^(32 - p) to its card's history, so a card that cut
-  near the root comes before the top-card rule and the guesses (14% fewer nodes than
-  2^(8 - p/4), under which the histories only broke ties).
+* move ordering: a killer card per ply (the lead or third card that last caused a cut-off
+  at that ply, kept across the driver's tests) first, then top cards of their suit (plain
+  before trump), a history of the leads that caused cut-offs, and for the other cards a
+  history of their own and a guess (winners before losers; points onto a partner's trick
+  that the last player cannot beat; cheapest winner first); the last card of a trick by
+  the exact trick result (ordered in the enhanced cut-offs' loop where they run: it has
+  each card's trick result). A cut-off at ply p adds 2^(32 - p) to its card's history, so
+  a card that cut near the root comes before the top-card rule and the guesses (14% fewer
+  nodes than 2^(8 - p/4), under which the histories only broke ties).
 
 ``search_nb`` returns the fail-soft value for any window: a null window is one search; a
 wider one is narrowed by null-window searches, all sharing the table: the first at a guess
@@ -900,8 +901,10 @@ def _insert(out, d, keys, n, c, k):
 
 @njit(cache=True, inline="always")
 def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, maxteam, mode,
-           rv, first, out, d, keys, hist, rem, next_hand):
-    """Fill ``out[d]`` with the legal cards, most promising first; returns their number."""
+           rv, killer, out, d, keys, hist, rem, next_hand):
+    """Fill ``out[d]`` with the legal cards, most promising first; returns their number.
+    ``killer``: the card that last caused a cut-off at this ply (leads and third cards
+    only; 0, no card: none), tried first."""
     n = 0
     my_team = player & 1
     sign = 1 if my_team == maxteam else -1
@@ -918,7 +921,7 @@ def _order(player, legal, tn, led, trump, winner, wseat, pts, mask, last_trick, 
         x &= x - 1
         st = strength_nb(c, trump)
         pt = points_nb(c, trump)
-        if c == first:
+        if c == killer:
             k = np.int64(1) << 50
         elif tn == 3:
             wins = beats_nb(c, winner, led, trump)
@@ -957,12 +960,15 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
     order): a guess, not a value, for the exact-value driver; such a search must have a
     generation of its own (its table entries are guesses too; positions with three tricks
     left or fewer are still solved exactly). ``t2``, ``t3``: the small tables of one
-    ``search_nb`` call (module doc). ``counter[0]`` counts the positions this search
-    enters (not those inside ``three_tricks_nb`` and ``two_tricks_nb``)."""
+    ``search_nb`` call (module doc). ``hist``: 9 rows of 64, the leads' and the following
+    cards' histories (rows 0-3, 4-7, by player) and the killer cards per ply (row 8).
+    ``counter[0]`` counts the positions this search enters (not those inside
+    ``three_tricks_nb`` and ``two_tricks_nb``)."""
     D = MAX_PLY
     hands = hands0.copy()
     mv = np.empty((D, 8), dtype=np.int64)
     keys = np.empty(8, dtype=np.int64)
+    killer = hist[8]    # per ply: the card that cut last there (kept across the driver's tests)
     # the plies' state: one row of S per field (one block of memory: the rows' addresses are
     # fixed offsets from one base, not 22 pointers to keep in registers or reload)
     S = np.zeros((22, D), dtype=np.int64)
@@ -1020,7 +1026,6 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
             counter[0] += 1
             slot = -1
             key = np.int64(0)
-            first = -1
             span = INF
             if tn == 0:
                 left = popcount_nb(rem) >> 2
@@ -1091,7 +1096,6 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                                 alpha = lo
                             if hb < beta:
                                 beta = hb
-                            first = _unpack_move(data)
                     if not returning and mode == 0 and left >= 3:
                         # (after the table: a table hit saves computing the bounds)
                         lb, ub = bounds_nb(hands[0], hands[1], hands[2], hands[3], rem, left,
@@ -1197,8 +1201,8 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                 n = 1
             else:
                 n = _order(player, legal, tn, led, trump, winner, wseat, pts, mask,
-                           popcount_nb(rem) <= 4, maxteam, mode, rv, first, mv, d, keys, hist,
-                           rem, hands[(player + 1) & 3])
+                           popcount_nb(rem) <= 4, maxteam, mode, rv, killer[d], mv, d, keys,
+                           hist, rem, hands[(player + 1) & 3])
             P_player[d] = player
             if n > width:
                 n = width
@@ -1252,8 +1256,11 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                 # wrap-around would change only the order, never a value)
                 if P_tn[d] == 0:
                     hist[P_player[d], c] += np.int64(1) << max(0, 32 - d)
+                    killer[d] = c
                 else:       # the cards that followed: a history of their own
                     hist[P_player[d] + 4, c] += np.int64(1) << max(0, 32 - d)
+                    if P_tn[d] == 2:    # (second cards' killers did not pay)
+                        killer[d] = c
         # ---- at ply d: try the next move, or finish the node
         if P_i[d] >= P_n[d]:
             best = P_best[d]
@@ -1345,7 +1352,7 @@ def search_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, 
     if tt[TT_SIZE] != epoch:
         tt[:TT_SIZE] = 0
         tt[TT_SIZE] = epoch
-    hist = np.zeros((8, 64), dtype=np.int64)     # leads; following cards
+    hist = np.zeros((9, 64), dtype=np.int64)     # leads; following cards; killers per ply
     t2 = np.zeros(T2_SIZE, dtype=np.int64)       # two-trick endings (``three_tricks_nb``)
     t3 = np.zeros(T3_SIZE, dtype=np.int64)       # positions with three tricks left
     ct = canon_table_nb(hands0, trump, rv)        # the positions' canonical form
