@@ -18,9 +18,9 @@ crashes when loaded, numba issue #6061). What makes it fast, all of it exact:
   most of the cache misses, and the 16-byte entries of before, 2 MiB, were about 10%
   slower): the position's check bits (the key is lossless: a bijective hash of the 34-bit
   position gives the bucket and the check bits), the generation's low bits, the tricks
-  left, an 11-bit lower and upper bound (beyond +-1022 stored weaker, never stronger) and
-  the best lead (stored, no longer read: the killer cards below order better); buckets of
-  two: one kept for the position with the most tricks left, one always replaced;
+  left, an 11-bit lower and upper bound (beyond +-1022 stored weaker, never stronger), and
+  no move (a stored best lead ordered worse than the killer cards below); buckets of two:
+  one kept for the position with the most tricks left, one always replaced;
 * bounds at each trick boundary on what the tricks left can still be worth: their card
   points and the last trick's 10, the roem still possible (a run, the stuk or four of a
   kind needs its cards in different hands), and the points of the top trumps, which their
@@ -81,18 +81,17 @@ TT_SIZE = 1 << TT_BITS
 # a table entry is one 64-bit word: the position's check bits (the low bits of a bijective
 # hash of the 34-bit position whose high bits give the bucket: lossless), the generation's
 # low bits, the number of tricks left less one (never 0 in an entry: an all-zero word is empty), the
-# lower and the upper bound, the best lead (its index among the 32 cards)
+# lower and the upper bound (the top 5 bits are unused)
 POS_BITS = 34
 POS_MASK = (1 << POS_BITS) - 1
 HASH_MUL = 0x9E3779B97F4A7C15 & POS_MASK     # odd: multiplying by it permutes 0 .. 2^34 - 1
 CHECK_BITS = POS_BITS - (TT_BITS - 1)
 CHECK_MASK = (1 << CHECK_BITS) - 1
-GEN_BITS = 34 - CHECK_BITS          # with 3 bits left, 11 + 11 bounds and 5 move: 64 bits
+GEN_BITS = 34 - CHECK_BITS          # with 3 bits left, 11 + 11 bounds and 5 unused: 64 bits
 GEN_FIELD = (1 << GEN_BITS) - 1
 LEFT_SHIFT = 34
 LO_SHIFT = 37
 HI_SHIFT = 48
-MOVE_SHIFT = 59
 KEY_MASK = (1 << LO_SHIFT) - 1      # check bits, generation and tricks left
 GUESS_GEN = 1 << 28     # the generation bit of the guessing search (the callers' below it)
 GUESS_WIDTH = 2         # cards searched per position by the guessing search
@@ -269,22 +268,13 @@ def _unpack_hi(data):
 
 
 @njit(cache=True, inline="always")
-def _unpack_move(data):
-    """The stored best lead as a card code (0 .. 31 -> suit * 16 + 5 .. 12)."""
-    m = (data >> MOVE_SHIFT) & 31
-    return ((m >> 3) << 4) + (m & 7) + 5
-
-
-@njit(cache=True, inline="always")
-def _pack(lo, hi, move):
+def _pack(lo, hi):
     """Bounds beyond 11 bits are stored weaker, never stronger: a lower bound above 1022
     as 1022, below -1023 as none; an upper bound below -1023 as -1023, above 1022 as none
     (values that large need huge roem; an exact value there is only a weaker entry)."""
     lo = max(min(lo, _NO_HI - 1), _NO_LO)
     hi = max(min(hi, _NO_HI), _NO_LO + 1)
-    m = ((move >> 4) << 3) | ((move & 15) - 5)
-    return (np.int64(lo + 1024) << LO_SHIFT) | (np.int64(hi + 1024) << HI_SHIFT) | \
-        (np.int64(m & 31) << MOVE_SHIFT)
+    return (np.int64(lo + 1024) << LO_SHIFT) | (np.int64(hi + 1024) << HI_SHIFT)
 
 
 @njit(cache=True, inline="always")
@@ -316,7 +306,7 @@ def _small_entry(k, elo, ehi, r, lo, hi, shift):
 
 
 @njit(cache=True)
-def _tt_store(tt, b, key, best, a0, b0, move):
+def _tt_store(tt, b, key, best, a0, b0):
     """Record a search result ``best`` found with window (a0, b0) at bucket ``b``."""
     e = _tt_find(tt, b, key)
     if e >= 0:
@@ -340,7 +330,7 @@ def _tt_store(tt, b, key, best, a0, b0, move):
     else:
         lo = best
         hi = best
-    tt[e] = key | _pack(lo, hi, move)
+    tt[e] = key | _pack(lo, hi)
 
 
 @njit(cache=True, inline="always")
@@ -970,30 +960,29 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
     keys = np.empty(8, dtype=np.int64)
     killer = hist[8]    # per ply: the card that cut last there (kept across the driver's tests)
     # the plies' state: one row of S per field (one block of memory: the rows' addresses are
-    # fixed offsets from one base, not 22 pointers to keep in registers or reload)
-    S = np.zeros((22, D), dtype=np.int64)
+    # fixed offsets from one base, not 21 pointers to keep in registers or reload)
+    S = np.zeros((21, D), dtype=np.int64)
     P_player = S[0]
     P_n = S[1]
     P_i = S[2]
     P_best = S[3]
-    P_bestc = S[4]
-    P_alpha = S[5]
-    P_beta = S[6]
-    P_a0 = S[7]
-    P_b0 = S[8]
-    P_slot = S[9]
-    P_key = S[10]
-    P_tn = S[11]
-    P_leader = S[12]
-    P_led = S[13]
-    P_win = S[14]
-    P_wseat = S[15]
-    P_hi = S[16]
-    P_pts = S[17]
-    P_mask = S[18]
-    P_rem = S[19]
-    P_vt = S[20]
-    P_max = S[21]
+    P_alpha = S[4]
+    P_beta = S[5]
+    P_a0 = S[6]
+    P_b0 = S[7]
+    P_slot = S[8]
+    P_key = S[9]
+    P_tn = S[10]
+    P_leader = S[11]
+    P_led = S[12]
+    P_win = S[13]
+    P_wseat = S[14]
+    P_hi = S[15]
+    P_pts = S[16]
+    P_mask = S[17]
+    P_rem = S[18]
+    P_vt = S[19]
+    P_max = S[20]
     # the generation's field: its low bits and whether it is the guessing search's
     genf = (((np.int64(gen) & GUESS_GEN) >> (28 - GEN_BITS + 1)) |
             (np.int64(gen) & (GEN_FIELD >> 1))) << CHECK_BITS
@@ -1111,7 +1100,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
                         # the last two tricks: solved directly, the result kept in the table
                         ret = _two_tricks_call(hands[0], hands[1], hands[2], hands[3], leader,
                                                trump, maxteam, mode, rv, alpha, beta)
-                        _tt_store(tt, slot, key, ret, alpha, beta, 0)
+                        _tt_store(tt, slot, key, ret, alpha, beta)
                         returning = True
             if returning:
                 continue
@@ -1211,7 +1200,6 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
             ismax = (player & 1) == maxteam
             P_max[d] = ismax
             P_best[d] = ebest
-            P_bestc[d] = mv[d, 0]
             P_alpha[d] = alpha
             P_beta[d] = beta
             P_a0[d] = alpha
@@ -1238,13 +1226,11 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
             if P_max[d]:
                 if val > P_best[d]:
                     P_best[d] = val
-                    P_bestc[d] = c
                     if val > P_alpha[d]:
                         P_alpha[d] = val
             else:
                 if val < P_best[d]:
                     P_best[d] = val
-                    P_bestc[d] = c
                     if val < P_beta[d]:
                         P_beta[d] = val
             P_i[d] += 1
@@ -1265,7 +1251,7 @@ def _ab_nb(hands0, trick, tn0, leader0, alpha0, beta0, trump, maxteam, mode, rv,
         if P_i[d] >= P_n[d]:
             best = P_best[d]
             if P_slot[d] >= 0:
-                _tt_store(tt, P_slot[d], P_key[d], best, P_a0[d], P_b0[d], P_bestc[d])
+                _tt_store(tt, P_slot[d], P_key[d], best, P_a0[d], P_b0[d])
             ret = best
             returning = True
             continue
