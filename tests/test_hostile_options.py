@@ -19,6 +19,24 @@ def test_tournament_hand_size_is_never_ignored():
     one_line([*TOUR, "--games", 2, "--hand-size", 5], "with --hand-size use --deals")
 
 
+PLAY = {
+    "boerenbridge": ["--hand", "AS KS 7H 2C", "--trump-card", "9H", "--bids", "1,0,1,1"],
+    "klaverjassen": ["--hand", "JH 9H AH TS 7C 8C KD QD", "--trump", "H", "--caller", 0],
+    "bonken": ["--hand", "AS KS 7H 2C QD 9D 3S 4H 5H 6H 8C 9C TC", "--contract", "no-hearts"],
+    "boonaken": ["--hand", "JH 9H AH KH 7S AD", "--open", "TC 8C", "--declarer", 0,
+                 "--contract", 60, "--trump", "H"],
+}
+
+
+@pytest.mark.parametrize("game", sorted(PLAY))
+def test_play_worlds_zero_is_refused_not_defaulted(game):
+    # --worlds 0 (and any falsy count) quietly became the default 16 in every play query,
+    # while bid, trump, contract, simulate and tournament refuse it
+    args = ["play", game, *PLAY[game], "--position", 0, "--samples", 2, "--policy", "pimc"]
+    one_line([*args, "--worlds", 0], "--worlds must be 1..4096, got 0")
+    one_line([*args, "--worlds", -1], "--worlds must be 1..4096, got -1")
+
+
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
     f = tmp_path_factory.mktemp("opts") / "r.parquet"
