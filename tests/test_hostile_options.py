@@ -51,3 +51,31 @@ def test_stats_by_twice_or_empty(results):
     # read as the default grouping
     one_line(["stats", results, "--by", "bid,bid"], "--by names a column twice")
     one_line(["stats", results, "--by", "", "--stat", "exact"], "at least one --by column")
+
+
+@pytest.mark.parametrize("roem", [241, 100_000, 2**31, 2**63 - 1, 10**20])
+def test_boonaken_play_roem_beyond_any_meld_is_refused(roem):
+    # --roem 100000 overflowed the int16 scores (expected score -30997 with P(make) 1);
+    # 2**63-1 wrapped to P(make) 0; 10**20 ended in an OverflowError traceback
+    args = ["play", "boonaken", *PLAY["boonaken"], "--position", 0, "--samples", 2]
+    one_line([*args, "--roem", roem], "roem must be an integer 0..240")
+
+
+def test_max_roem_is_the_most_any_kept_hand_melds():
+    # every 6 of the 32 cards, every trump (or none), both run tables: the sum of all
+    # combinations (pagat, leimuiden) and the best single meld (seed) stay within MAX_ROEM,
+    # and the sum reaches it
+    import itertools
+
+    import numpy as np
+
+    from analyzer.boonaken_play import MAX_ROEM
+    from fastsim.boonaken_nb import best_meld_nb, roem_sum_nb
+    from fastsim.cards import DECK32
+    top = 0
+    for hand in itertools.combinations(DECK32.tolist(), 6):
+        m = np.int64(sum(1 << c for c in hand))
+        for trump in range(-1, 4):
+            for lm in (0, 1):
+                top = max(top, roem_sum_nb(m, trump, lm), best_meld_nb(m, trump, lm))
+    assert top == MAX_ROEM
