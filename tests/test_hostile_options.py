@@ -53,6 +53,15 @@ def test_stats_by_twice_or_empty(results):
     one_line(["stats", results, "--by", "", "--stat", "exact"], "at least one --by column")
 
 
+@pytest.mark.parametrize("game", sorted(PLAY))
+def test_play_samples_beyond_memory_are_refused_in_words(game):
+    # numpy's "Maximum allowed dimension exceeded" / "array is too big; `arr.size *
+    # arr.dtype.itemsize` is larger than ..." reached the user; the other queries say why
+    args = ["play", game, *PLAY[game], "--position", 0]
+    for n in (10**20, 2**63 - 1):
+        one_line([*args, "--samples", n], "give fewer --samples (play keeps every sample")
+
+
 @pytest.mark.parametrize("roem", [241, 100_000, 2**31, 2**63 - 1, 10**20])
 def test_boonaken_play_roem_beyond_any_meld_is_refused(roem):
     # --roem 100000 overflowed the int16 scores (expected score -30997 with P(make) 1);
