@@ -222,7 +222,7 @@ def auction_model(tau=None, eps=None):
 def _positions(text, n, what):
     if text is None or (isinstance(text, str) and not text.strip()):
         return []
-    vals = text.replace(" ", "").split(",") if isinstance(text, str) else list(text)
+    vals = text.split(",") if isinstance(text, str) else list(text)   # "1 3" is no 13
     try:
         out = [int(v) for v in vals]
     except (TypeError, ValueError):

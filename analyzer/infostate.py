@@ -123,7 +123,7 @@ def parse_bid_list(text, n, what="bids"):
         raise RulesError(f"{what} are needed: one per position, e.g. 1,0,2,1")
     if isinstance(text, str):
         try:
-            vals = [int(x) for x in text.replace(" ", "").split(",")]
+            vals = [int(x) for x in text.split(",")]   # int() strips; "1 2" is no 12
         except ValueError:
             raise RulesError(f"{what} must be integers separated by commas, got {text!r}") from None
     else:

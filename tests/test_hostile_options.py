@@ -88,3 +88,22 @@ def test_max_roem_is_the_most_any_kept_hand_melds():
             for lm in (0, 1):
                 top = max(top, roem_sum_nb(m, trump, lm), best_meld_nb(m, trump, lm))
     assert top == MAX_ROEM
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["play", "boerenbridge", "--hand", "AS KS 7H 2C", "--trump-card", "9H", "--position", 0,
+      "--bids", "1 0 1 1"], "bids must be integers separated by commas, got '1 0 1 1'"),
+    (["bid", "boerenbridge", "--hand", "AS KS 7H 2C", "--trump-card", "9H", "--position", 2,
+      "--bids-before", "1 2"], "--bids-before must be integers separated by commas"),
+    (["play", "boonaken", "--hand", "JH 9H AH KH 7S AD", "--open", "TC 8C", "--declarer", 0,
+      "--contract", "misere", "--joiners", "1 3", "--position", 0],
+     "joiners must be positions separated by commas"),
+])
+def test_spaces_inside_a_number_list_are_no_digits(args, needle):
+    # the spaces were dropped first: "1 0 1 1" was the one bid 1011 ("need one per
+    # position (4), got 1"), "1 2" the bid 12, joiners "1 3" the position 13
+    one_line(args, needle)
+    spaced = [a.replace(" ", " , ") if isinstance(a, str) and a[:1].isdigit() else a
+              for a in args]
+    code, _, err = invoke_cli(*spaced, "--samples", 2)   # spaces around the commas are fine
+    assert code == 0, err
