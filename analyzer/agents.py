@@ -79,7 +79,7 @@ def load_policy(spec):
         mspec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(mspec)
         mspec.loader.exec_module(module)
-    except Exception as e:          # anything the user's file raises on import
+    except (Exception, SystemExit) as e:    # anything the user's file raises on import (sys.exit too)
         what = str(e).splitlines()[0] if str(e) else ""
         raise PolicyError(f"policy {spec}: {path} failed to import: "
                           f"{type(e).__name__}{': ' + what if what else ''}") from None
@@ -268,7 +268,7 @@ def _ask(fn, spec, state):
         a = fn(state)
     except PolicyError:
         raise
-    except Exception as e:
+    except (Exception, SystemExit) as e:     # sys.exit() in a policy must not end troef silently
         what = str(e).splitlines()[0] if str(e) else ""
         raise PolicyError(f"policy {spec} raised {type(e).__name__}"
                           f"{': ' + what if what else ''} at {state!r} "

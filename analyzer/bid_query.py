@@ -30,7 +30,7 @@ def parse_bids(text):
         return None
     if isinstance(text, str):
         try:
-            return [int(x) for x in text.replace(" ", "").split(",")]
+            return [int(x) for x in text.split(",")]   # int() strips; "1 2" is no 12
         except ValueError:
             raise RulesError(f"--bids-before must be integers separated by commas, got {text!r}") from None
     return [int(x) for x in text]

@@ -54,6 +54,9 @@ CHUNK = 64
 FULL = int(FULL32)
 SUIT = [FULL & (0x1FFF << (16 * s)) for s in range(4)]
 POINT_BIDS = [v for v in LADDER if isinstance(v, int)]
+# the most roem 6 kept cards can count (pagat: four jacks with the trump J-Q-K run and
+# stuk, 200 + 20 + 20; tests/test_hostile_options.py checks it against every hand)
+MAX_ROEM = 240
 
 __all__ = ["BoonakenInfoState", "BoonakenDeal", "play_query", "sample_worlds",
            "positions_from_record", "deal_from_record", "parse_contract", "revealed",
@@ -219,7 +222,7 @@ def auction_model(tau=None, eps=None):
 def _positions(text, n, what):
     if text is None or (isinstance(text, str) and not text.strip()):
         return []
-    vals = text.replace(" ", "").split(",") if isinstance(text, str) else list(text)
+    vals = text.split(",") if isinstance(text, str) else list(text)   # "1 3" is no 13
     try:
         out = [int(v) for v in vals]
     except (TypeError, ValueError):
@@ -373,8 +376,9 @@ class BoonakenInfoState(BoonakenTable, TrickInfoState):
                 raise CardError(f"{card_str(c, notation)} is a table card; only the declarer "
                                 "can hold it")
         if roem is not None:
-            if isinstance(roem, bool) or int(roem) != roem or roem < 0:
-                raise RulesError(f"roem must be a non-negative integer, got {roem!r}")
+            if isinstance(roem, bool) or int(roem) != roem or not 0 <= roem <= MAX_ROEM:
+                raise RulesError(f"roem must be an integer 0..{MAX_ROEM} (the most 6 cards "
+                                 f"can meld), got {roem!r}")
             roem = int(roem)
         s.roem = roem
         s.tricks = ()

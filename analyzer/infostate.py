@@ -123,7 +123,7 @@ def parse_bid_list(text, n, what="bids"):
         raise RulesError(f"{what} are needed: one per position, e.g. 1,0,2,1")
     if isinstance(text, str):
         try:
-            vals = [int(x) for x in text.replace(" ", "").split(",")]
+            vals = [int(x) for x in text.split(",")]   # int() strips; "1 2" is no 12
         except ValueError:
             raise RulesError(f"{what} must be integers separated by commas, got {text!r}") from None
     else:
@@ -153,6 +153,12 @@ def check_policy(policy, policies):
         raise RulesError(f"unknown policy {policy!r}; known: {', '.join(policies)}")
 
 
+# bytes a play query holds per sampled world, an upper bound from its arrays: the world
+# (a hand mask per holder, int64), its log weights, and per legal card (at most 17) the
+# kernel's int8/int16 outcomes and their float64 copies
+PLAY_BYTES_PER_SAMPLE = 8 * 8 + 16 + 17 * 27
+
+
 def play_args(samples, policy, policies, usual, worlds=None, seed=0, searching=("strong",)):
     """The checks every play query makes: the policy, ``--samples`` (None: ``usual``, or
     the strong default for the policies in ``searching``), ``--worlds`` (1..4096; None: not
@@ -166,6 +172,8 @@ def play_args(samples, policy, policies, usual, worlds=None, seed=0, searching=(
     if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer))
                                or not 1 <= worlds <= 4096):
         raise RulesError(f"worlds must be 1..4096, got {worlds!r}")
+    from . import limits
+    limits.check_samples(samples, PLAY_BYTES_PER_SAMPLE, command="play")
     return samples, check_seed(seed)
 
 

@@ -206,6 +206,12 @@ def _no_trump_flags(spec, schedule):
     return tuple(flags)
 
 
+def _check_length(deals):
+    if deals > MAX_SCHEDULE:
+        raise RulesError(f"a game has at most {MAX_SCHEDULE:,} deals (the result columns "
+                         f"count them in 16 bits), got {deals:,}")
+
+
 def build_rules(players=None, hand_size=None, schedule=None, variants=(), first_dealer=0):
     """Validate everything and return :class:`Rules`.
 
@@ -258,6 +264,7 @@ def build_rules(players=None, hand_size=None, schedule=None, variants=(), first_
             raise RulesError(f"fixed_hands takes H,ROUNDS (e.g. fixed_hands=7,10), got {opts['fixed_hands']!r}") from None
         if rounds < 1:
             raise RulesError(f"fixed_hands needs at least one round, got {rounds}")
+        _check_length(rounds)           # before the tuple is built (10**20 rounds: OverflowError)
         sched = (h,) * rounds
     else:
         spec = schedule if schedule is not None else opts.get("schedule", "standard")
@@ -270,9 +277,7 @@ def build_rules(players=None, hand_size=None, schedule=None, variants=(), first_
             sched = SHORT_SCHEDULES[players]
         else:
             sched = spec
-    if len(sched) > MAX_SCHEDULE:
-        raise RulesError(f"a game has at most {MAX_SCHEDULE:,} deals (the result columns "
-                         f"count them in 16 bits), got {len(sched):,}")
+    _check_length(len(sched))
     limit = 26 if two_player else DECK
     for h in sched:
         if h < 1:

@@ -161,6 +161,9 @@ def test_outputs_never_destroy(tmp_path, monkeypatch):
 def test_schedules_beyond_the_result_dtypes_are_refused():
     one_line_error(["simulate", "boerenbridge", "--variant", "fixed_hands=1,70000", "--games", 1],
                    "at most 32,767 deals")
+    # checked before the schedule is built: 10**20 rounds ended in an OverflowError traceback
+    one_line_error(["simulate", "boerenbridge", "--variant", f"fixed_hands=1,{10**20}",
+                    "--games", 1], "at most 32,767 deals")
     # the longest allowed schedule counts every exact bid (int16 per game)
     out = json.loads(ok("simulate", "boerenbridge", "--players", 3, "--variant",
                         "fixed_hands=1,32767", "--games", 1, "--json"))

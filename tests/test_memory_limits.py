@@ -40,6 +40,10 @@ def refused(args, *needles):
       3_000_000], "fewer --samples"),
     (["trump", "klaverjassen", "--hand", "AS KS QS JS TS 9S 8S 7S", "--position", 0,
       "--samples", 10_000_000], "fewer --samples"),
+    (["play", "klaverjassen", "--hand", "JH 9H AH TS 7C 8C KD QD", "--trump", "H", "--caller",
+      0, "--position", 0, "--samples", 5_000_000], "fewer --samples (play keeps"),
+    (["play", "bonken", "--contract", "domino", "--hand", "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S",
+      "--position", 0, "--samples", 5_000_000], "fewer --samples (play keeps"),
     # the old estimate (160 bytes a seat and deal) let this start and be killed: a Bonken
     # game's tidy frame and Arrow table need 270
     (["simulate", "bonken", "--games", 120_000, "--out", "{tmp}/b.parquet"], "--out DIR"),

@@ -548,6 +548,24 @@ def test_bad_files_and_names_are_one_line(bot, tmp_path):
                                   "--policy", bot)
 
 
+def test_sys_exit_in_a_policy_is_one_line_never_a_silent_exit(tmp_path):
+    # sys.exit(0) in a policy (or its file) ended troef with exit 0 and no output at all;
+    # sys.exit(2) with exit 2 and no message
+    (tmp_path / "quits.py").write_text("import sys\n"
+                                       "def zero(state):\n    sys.exit(0)\n"
+                                       "def two(state):\n    sys.exit(2)\n")
+    (tmp_path / "quits_on_import.py").write_text("raise SystemExit(3)\n")
+    q = tmp_path / "quits.py"
+    assert "raised SystemExit: 0 at BoerenbridgeBidState(" in one_line_exit2(
+        "tournament", "boerenbridge", "--policies", f"heuristic,{q}:zero", "--deals", 2)
+    assert "raised SystemExit: 2 at KlaverjassenCallState(" in one_line_exit2(
+        "simulate", "klaverjassen", "--deals", 2, "--policy", f"{q}:two")
+    assert "raised SystemExit: 0 at BoonakenBidState(" in one_line_exit2(
+        "simulate", "boonaken", "--deals", 2, "--seat-policy", f"0={q}:zero")
+    assert "failed to import: SystemExit: 3" in one_line_exit2(
+        "simulate", "bonken", "--games", 1, "--policy", f"{tmp_path}/quits_on_import.py:f")
+
+
 def test_cli_simulate_json_and_example_runs(bot):
     base = ["simulate", "boerenbridge", "--hand-size", 5, "--deals", 40, "--seed", 4, "--json"]
     code, out_a, _ = invoke_cli(*base, "--seat-policy", "1=random")

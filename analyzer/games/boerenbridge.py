@@ -249,6 +249,7 @@ PLAY_HELP = "Value of every legal card: P(making my bid) and expected score (Boe
 def play(players, trump_card, bids, hand, position, history, samples, policy, worlds, variant, notation,
          seed, threads, bid_model="soft"):
     from ..boerenbridge_play import play_query
+    from ..stats_core import check_worlds
     return play_query(players, hand, trump_card, position, bids, history, samples, policy,
-                      worlds or PIMC_WORLDS, seed, threads, notation, variant,
+                      check_worlds(worlds), seed, threads, notation, variant,
                       bid_model=bid_model)

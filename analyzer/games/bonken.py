@@ -229,6 +229,7 @@ PLAY_HELP = "Expected points of every legal card in the contract being played (B
 def play(contract, available, hand, position, history, samples, policy, worlds, variant,
          notation, seed, threads):
     from ..bonken_play import play_query
+    from ..stats_core import check_worlds
     return play_query(contract, hand, position, history, samples, policy,
-                      worlds or PIMC_WORLDS, seed, threads, notation, variant,
+                      check_worlds(worlds), seed, threads, notation, variant,
                       available=available)

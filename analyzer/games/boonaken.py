@@ -359,8 +359,9 @@ def play(players, preset, declarer, contract, trump, open_cards, taken, joiners,
          discarded, roem, hand, position, history, samples, policy, worlds, variant, notation,
          seed, threads, auction=None):
     from ..boonaken_play import play_query
+    from ..stats_core import check_worlds
     if variant:
         raise RulesError("boonaken has no --variant; choose the rules with --preset")
     return play_query(players, preset, hand, position, declarer, contract, trump, open_cards,
                       taken, history, joiners, drawn, discarded, roem, samples, policy,
-                      worlds or PIMC_WORLDS, seed, threads, notation, auction=auction)
+                      check_worlds(worlds), seed, threads, notation, auction=auction)

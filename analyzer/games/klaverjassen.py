@@ -275,5 +275,6 @@ PLAY_HELP = "Expected team margin and P(the playing team makes it) of every lega
 def play(trump, caller, hand, position, history, samples, policy, worlds, variant, notation,
          seed, threads, forced=False):
     from ..klaverjassen_play import play_query
+    from ..stats_core import check_worlds
     return play_query(hand, trump, caller, position, history, samples, policy,
-                      worlds or PIMC_WORLDS, seed, threads, notation, variant, forced=forced)
+                      check_worlds(worlds), seed, threads, notation, variant, forced=forced)
