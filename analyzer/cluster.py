@@ -17,6 +17,7 @@ import re
 import signal
 import threading
 import time
+from collections import deque
 from contextlib import contextmanager
 
 from .run import compute_chunk
@@ -230,22 +231,24 @@ class DaskBackend:
         from dataclasses import replace
         if spec.threads is None:          # one kernel thread per task: Dask parallelises
             spec = replace(spec, threads=1)
-        indices = list(indices)
+        todo = iter(indices)
         window = self.window or 2 * self.threads
         futures = {}
-        nxt = 0
+        order = deque()         # submitted, not yet handed on, in chunk order
 
         def top_up():
-            nonlocal nxt
-            while nxt < len(indices) and len(futures) < window:
-                i = indices[nxt]
+            while len(futures) < window:
+                i = next(todo, None)
+                if i is None:
+                    return
                 futures[i] = self.client.submit(compute_chunk, spec, i, mode, pure=False,
                                                 key=f"troef-chunk-{i}-{id(futures):x}")
-                nxt += 1
+                order.append(i)
 
         try:
             top_up()
-            for i in indices:
+            while order:
+                i = order.popleft()
                 fut = futures[i]
                 self._wait(fut, i)
                 try:

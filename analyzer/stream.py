@@ -557,7 +557,8 @@ class Dataset:
 
     @property
     def missing(self):
-        return [i for i in range(self.spec.n_chunks) if i not in self.saved]
+        from .run import ChunksLeft
+        return ChunksLeft(self.spec.n_chunks, self.saved)
 
     @property
     def saved_deals(self):
@@ -634,7 +635,7 @@ def sources(path):
                                    f"({chunks} chunks)")
             check_part(f, i, within=m["setup"])
         if m.get("complete") and len(parts) != chunks:
-            missing = min(set(range(chunks)) - set(parts))
+            missing = next(i for i in range(chunks) if i not in parts)   # within len(parts) + 1
             raise DatasetError(f"{path} is marked complete but {part_name(missing)} is missing")
         files = list(parts.values())
         meta = dict(m["setup"])
