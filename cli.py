@@ -17,6 +17,16 @@ EXIT_USAGE = 2
 GAMES = ("boerenbridge", "klaverjassen", "bonken", "boonaken")   # = analyzer.games.NAMES
 
 
+class FilePath(click.Path):
+    """click.Path that refuses an empty path in words (it used to be ignored, as
+    --record-play '' was, or reach the user as a raw ``[Errno 2]``)."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty path", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class InputError(click.ClickException):
     exit_code = EXIT_USAGE
 
@@ -166,8 +176,8 @@ def _simulate_command(game):
     @click.option("--dealer", type=int, default=0, show_default=True, help="(First) dealer's seat.")
     @worlds_opt
     @common
-    @click.option("--out", type=click.Path(), default=None, help="Results: FILE.parquet (one file) or a folder DIR (a dataset streamed in chunks).")
-    @click.option("--record-play", type=click.Path(dir_okay=False), default=None, help="Write every deal's play to FILE.jsonl.")
+    @click.option("--out", type=FilePath(), default=None, help="Results: FILE.parquet (one file) or a folder DIR (a dataset streamed in chunks).")
+    @click.option("--record-play", type=FilePath(dir_okay=False), default=None, help="Write every deal's play to FILE.jsonl.")
     @click.option("--progress/--no-progress", default=None, help="Progress bar with rate and ETA (default: on for long runs on a terminal).")
     @click.option("--chunk-deals", type=int, default=None, help="Deals per chunk of a streamed or cluster run (default 250000).")
     @click.option("--resume", is_flag=True, help="Continue the interrupted dataset --out DIR (same options).")
@@ -385,12 +395,12 @@ def _explain(game, as_json, *args):
 # ---------------------------------------------------------------- stats, report, tournament
 
 @main.command("stats")
-@click.argument("results", nargs=-1, required=True, type=click.Path())
+@click.argument("results", nargs=-1, required=True, type=FilePath())
 @click.option("--by", default=None, help="Grouping of the Boerenbridge exact-bid table (default bid,hand_size,position).")
 @click.option("--stat", "which", multiple=True, help="A statistic to show (repeatable; default all of the file's game, see README).")
 @click.option("--feature", default=None, help="Hand feature for the trick distribution (default per game).")
 @click.option("--csv", "as_csv", is_flag=True, help="Print one statistic (--stat NAME) as CSV.")
-@click.option("--csv-dir", type=click.Path(file_okay=False), default=None, help="Write every statistic to DIR/NAME.csv.")
+@click.option("--csv-dir", type=FilePath(file_okay=False), default=None, help="Write every statistic to DIR/NAME.csv.")
 @json_opt
 @force_opt
 @guarded
@@ -429,9 +439,9 @@ def stats_cmd(results, by, which, feature, as_csv, csv_dir, as_json, force):
 
 @main.command("report")
 @click.argument("game", type=click.Choice(GAMES))
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Folder for index.html, report.md, the PNGs and CSVs.")
+@click.option("--out", "out_dir", required=True, type=FilePath(file_okay=False), help="Folder for index.html, report.md, the PNGs and CSVs.")
 @click.option("--deals", type=int, default=None, help="Deals to simulate (default per game, see README).")
-@click.option("--from", "from_path", type=click.Path(), default=None, help="Build the report from a results file or dataset folder instead.")
+@click.option("--from", "from_path", type=FilePath(), default=None, help="Build the report from a results file or dataset folder instead.")
 @click.option("--policy", default=None, help="Policy of every seat: heuristic (default) or random.")
 @variant_opt
 @click.option("--players", type=int, default=None, help="Boerenbridge 3-7, Boonaken 2-5 (default 4).")
@@ -459,7 +469,7 @@ def report_cmd(game, out_dir, deals, from_path, policy, variant, players, preset
 @main.command("tournament")
 @click.argument("game", type=click.Choice(GAMES))
 @click.option("--policies", required=True, help="Comma-separated, e.g. heuristic,pimc,random or your own PATH.py:FUNCTION (docs/policies.md).")
-@click.option("--deals", type=int, default=None, help="Deals (default 2000; Bonken is compared over whole games).")
+@click.option("--deals", type=int, default=None, help="Deals (default 2000; Bonken is compared over whole games only: --games).")
 @click.option("--games", type=int, default=None, help="Whole games instead (Boerenbridge, Bonken, Klaverjassen).")
 @click.option("--players", type=int, default=None, help="Boerenbridge / Boonaken player count.")
 @click.option("--hand-size", type=int, default=None, help="Boerenbridge deals: cards each (default 8).")

@@ -111,6 +111,8 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
         from .openspiel_bridge import tournament as openspiel_tournament
         return openspiel_tournament(game, [p.lower() for p in raw], n, whole_games, seed,
                                     variants, players, hand_size, preset, worlds, threads)
+    if n is None and not whole_games and "deal" not in entry.TOURNAMENT_DEFAULT:
+        whole_games = True      # a game compared over whole games only (Bonken)
     names = [_resolve_policy(entry, p) for p in raw]
     if len(names) < 2 or len(set(names)) != len(names):
         raise RulesError("give at least two different policies, e.g. heuristic,random")

@@ -25,7 +25,7 @@ KJ_DEAL = ("JH 9H AH TS 7C 8C KD QD / 7H 8H AS KS QS 9C TC JD / "
 COMMANDS = [
     ["tournament", "boerenbridge", "--policies", "pimc,heuristic,random", "--deals", "6",
      "--worlds", "2"],
-    ["tournament", "bonken", "--policies", "pimc,heuristic,random", "--deals", "3",
+    ["tournament", "bonken", "--policies", "pimc,heuristic,random", "--games", "3",
      "--worlds", "2"],
     ["tournament", "klaverjassen", "--policies", "pimc,heuristic,random", "--deals", "6",
      "--worlds", "2"],

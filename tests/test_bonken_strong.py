@@ -250,7 +250,7 @@ def test_policy_names_and_parsing():
 
 def test_tournament_runs_with_strong_seats():
     from analyzer.tournament import tournament
-    r = tournament("bonken", "strong,pimc", 4, seed=2, worlds=4)
+    r = tournament("bonken", "strong,pimc", 4, whole_games=True, seed=2, worlds=4)
     names = [p["policy"] for p in r["policies"]]
     assert names == ["strong", "pimc"]
     # every game's scores sum to zero, so the two policies' means are opposite

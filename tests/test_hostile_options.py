@@ -107,3 +107,23 @@ def test_spaces_inside_a_number_list_are_no_digits(args, needle):
               for a in args]
     code, _, err = invoke_cli(*spaced, "--samples", 2)   # spaces around the commas are fine
     assert code == 0, err
+
+
+@pytest.mark.parametrize("args", [
+    # --record-play '' was taken as "no record" and the run went on without one
+    ["simulate", "boerenbridge", "--hand-size", 8, "--deals", 10, "--record-play", ""],
+    # these reached the user as a raw "[Errno 2] No such file or directory: ''"
+    ["simulate", "boerenbridge", "--hand-size", 8, "--deals", 10, "--out", ""],
+    ["report", "boerenbridge", "--deals", 10, "--out", ""],
+    ["report", "boerenbridge", "--out", "unused", "--from", ""],
+    ["stats", ""],
+    ["stats", "unused.parquet", "--csv-dir", " "],
+])
+def test_an_empty_path_is_refused_in_words(args):
+    one_line(args, "an empty path")
+
+
+def test_bonken_tournament_deals_are_refused_not_read_as_games():
+    # --deals 3 played 3 whole games (36 deals) without a word
+    one_line(["tournament", "bonken", "--policies", "heuristic,random", "--deals", 3],
+             "whole games of 12 deals (--games)")

@@ -76,6 +76,8 @@ def test_heuristic_beats_random_everywhere(game, extra):
     (["tournament", "boerenbridge", "--policies", "heuristic,random", "--deals", 0], "at least one"),
     (["tournament", "boerenbridge", "--policies", "heuristic,genius"], "not available"),
     (["tournament", "boonaken", "--policies", "heuristic,random", "--games", 5], "deals"),
+    # a Bonken tournament is whole games: --deals 3 once played 3 games (36 deals) unsaid
+    (["tournament", "bonken", "--policies", "heuristic,random", "--deals", 3], "--games"),
 ])
 def test_bad_input(args, needle):
     p = run_cli(*args)
@@ -116,3 +118,8 @@ def test_progress_bar_counts_all_work_and_changes_nothing(monkeypatch, game, pol
     stepped = tournament(game, policies, n, whole_games=whole, seed=4, worlds=4, progress=True)
     assert stepped == plain
     assert seen["done"] == seen["total"] > 0 and seen["closed"]
+
+
+def test_bonken_tournament_default_is_whole_games():
+    r = tournament("bonken", "heuristic,random", seed=3, worlds=2)
+    assert r["units"] == 200 and r["unit"] == "game"

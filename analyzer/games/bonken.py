@@ -19,7 +19,7 @@ POLICIES = tuple(_POLICIES)
 OPTIONS = {"contract", "variant", "dealer"}
 UNITS = {"deals": "deal", "games": "game"}
 DEFAULT_COUNT = {"deal": 100_000, "game": 1000}
-TOURNAMENT_DEFAULT = {"deal": 200, "game": 200}
+TOURNAMENT_DEFAULT = {"game": 200}
 STREAMS = True
 USER_POLICIES = True      # PATH.py:FUNCTION seats (analyzer/agents.py)
 PLAYERS = 4
@@ -180,6 +180,9 @@ def seat_scores(result, whole):
 
 def tournament_setup(whole, variant=()):
     """Bonken is compared over whole games: every seat chooses in turn."""
+    if not whole:
+        raise RulesError("bonken tournaments are played over whole games of 12 deals "
+                         "(--games)")
     return make_setup("game", variant=variant)
 
 
