@@ -474,12 +474,14 @@ def report_cmd(game, out_dir, deals, from_path, policy, variant, players, preset
 @click.option("--players", type=int, default=None, help="Boerenbridge / Boonaken player count.")
 @click.option("--hand-size", type=int, default=None, help="Boerenbridge deals: cards each (default 8).")
 @click.option("--preset", default=None, help="Boonaken preset (default seed).")
+@click.option("--out", type=FilePath(file_okay=False), default=None, help="Keep every finished block in folder DIR (and the result, at the end), so an interrupted tournament can --resume.")
+@click.option("--resume", is_flag=True, help="Continue the interrupted tournament in --out DIR (same options).")
 @variant_opt
 @worlds_opt
 @common
 @guarded
-def tournament_cmd(game, policies, deals, games, players, hand_size, preset, variant, worlds,
-                   seed, threads, as_json):
+def tournament_cmd(game, policies, deals, games, players, hand_size, preset, out, resume,
+                   variant, worlds, seed, threads, as_json):
     """Duplicate tournament: every deal with every seating of the policies."""
     from analyzer.tournament import render, tournament
     from fastsim.common import check_seed
@@ -488,9 +490,16 @@ def tournament_cmd(game, policies, deals, games, players, hand_size, preset, var
         raise click.UsageError("give --deals or --games, not both")
     if threads is not None and threads < 1:
         raise click.UsageError(f"--threads must be at least 1, got {threads}")
-    r = tournament(game, policies, games if games is not None else deals,
-                   whole_games=games is not None, seed=seed, variants=variant, players=players,
-                   hand_size=hand_size, preset=preset, worlds=worlds, threads=threads)
+    try:
+        r = tournament(game, policies, games if games is not None else deals,
+                       whole_games=games is not None, seed=seed, variants=variant,
+                       players=players, hand_size=hand_size, preset=preset, worlds=worlds,
+                       threads=threads, out=out, resume=resume)
+    except KeyboardInterrupt as e:     # click would turn it into Abort and drop the note
+        where = getattr(e, "troef_tournament", None)
+        click.echo("troef: interrupted" + (f": {where}; run the same command with --resume "
+                                           "to continue" if where else ""), err=True)
+        raise click.exceptions.Exit(143 if type(e).__name__ == "Terminated" else 130) from None
     click.echo(json.dumps(r)) if as_json else _emit(render(r))
 
 

@@ -38,6 +38,7 @@ whom, the turned card, the suits others showed void in): every unseen card, deal
 goes to another player's hand or to the undealt stock, with troef's pimc world sampler
 (:func:`fastsim.pimc_nb.deal_hidden_nb`).
 """
+import json
 import time
 
 import numpy as np
@@ -656,8 +657,43 @@ def _warm_up(entrants, og, rules, seed, worlds, nseat, h, deal0):
         play_deal(og, chance, [TroefBot(kind, rules, seed, 0, worlds) for _ in range(nseat)])
 
 
+BLOCK_DEALS = 10         # deals of one seating saved together with --out (a piece)
+
+
+def _play_block(og, entrants, names, seating, rules, seed, worlds, deals, b0, b1, traced):
+    """Deals ``b0 .. b1 − 1`` with one seating → the arrays of a piece: scores, exact
+    bids, bids, tricks (a row a deal), each seat's seconds and decisions, and the deals'
+    records as JSON lines (when ``traced``)."""
+    nseat, h = rules.players, rules.schedule[0]
+    m = b1 - b0
+    sc, bd, tk = np.zeros((m, nseat)), np.zeros((m, nseat)), np.zeros((m, nseat))
+    ex = np.zeros((m, nseat), dtype=bool)
+    secs, dec = np.zeros(nseat), np.zeros(nseat, dtype=np.int64)
+    records = []
+    for j, d in enumerate(range(b0, b1)):
+        hands, turned, dealer = deals[d]
+        bots = [make_bot(entrants[names.index(seating[s])], og, rules, s, seed, d, worlds)
+                for s in range(nseat)]
+        clk = [[0.0, 0] for _ in range(nseat)]
+        won = []
+        chance = deal_actions(nseat, h, dealer, hands, turned)
+        trace = [] if traced else None
+        ret, bids = play_deal(og, chance, bots, clk, trace=trace, tricks=won)
+        if traced:
+            records.append(json.dumps(deal_record(seed, d, seating, dealer, hands, turned,
+                                                  chance, trace, ret, bids)))
+        sc[j], bd[j], tk[j] = ret, bids, won
+        ex[j] = [x >= EXACT_BASE for x in ret]   # a missed bid scores below 0
+        for s in range(nseat):
+            secs[s] += clk[s][0]
+            dec[s] += clk[s][1]
+    return {"sc": sc, "ex": ex, "bd": bd, "tk": tk, "secs": secs, "dec": dec,
+            "records": np.array(records, dtype=str)}
+
+
 def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), players=None,
-               hand_size=None, preset=None, worlds=None, threads=None, record=None):
+               hand_size=None, preset=None, worlds=None, threads=None, record=None,
+               out=None, resume=False):
     """:func:`analyzer.tournament.tournament` with OpenSpiel entrants: the same duplicate
     seatings and result shape, played inside OpenSpiel's oh_hell; each policy's row adds
     ``side``, ``resampler``, ``exact_rate`` and ``ms_per_decision`` (each troef policy
@@ -669,9 +705,12 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
     player), ``dealer``, ``hands`` (troef bit masks per seat), ``turned`` (troef code),
     ``history`` (OpenSpiel's whole action history, chance outcomes included: replaying it in
     :func:`load_game` gives the deal's end state), ``players`` (the player of each action
-    after the turned card), ``returns`` and ``bids`` per seat (see :func:`deal_record`)."""
+    after the turned card), ``returns`` and ``bids`` per seat (see :func:`deal_record`).
+
+    ``out``/``resume``: as :func:`analyzer.tournament.tournament`; every
+    :data:`BLOCK_DEALS` deals of a seating are saved as they end, with their records and
+    their clocks (a resumed match's ms per decision includes the earlier session's)."""
     from . import games as registry
-    from .stats_core import Z95
     if game != "boerenbridge":
         raise RulesError("openspiel: entrants play only boerenbridge (OpenSpiel's oh_hell)")
     names = [p.strip().lower() for p in (policies.split(",") if isinstance(policies, str)
@@ -694,6 +733,23 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
     if threads is not None:
         from fastsim.common import set_threads
         set_threads(threads)
+    store = None
+    if out is not None:
+        from .tournament import open_store
+        store = open_store(out, resume, "openspiel", game, names, n, whole_games, seed,
+                           variants, {"players": players, "hand_size": hand_size}, worlds)
+    from .tournament import stored
+    with stored(store):
+        r = _match(names, entrants, rules, n, seed, worlds, record, store, game, variants)
+        if store is not None:
+            store.finish(r)
+    return r
+
+
+def _match(names, entrants, rules, n, seed, worlds, record, store, game, variants):
+    """The body of :func:`tournament`: every distinct seating played (or read back from
+    ``store``) a block of deals at a time, then the statistics."""
+    from .stats_core import Z95
     nseat, h = rules.players, rules.schedule[0]
     og = load_game(nseat, h)
     deals = troef_deals(rules, n, seed)
@@ -715,24 +771,23 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
             ex = np.zeros((n, nseat), dtype=bool)
             bd = np.zeros((n, nseat))
             tk = np.zeros((n, nseat))
-            for d, (hands, turned, dealer) in enumerate(deals):
-                bots = [make_bot(entrants[names.index(seating[s])], og, rules, s, seed, d,
-                                 worlds) for s in range(nseat)]
-                clk = [[0.0, 0] for _ in range(nseat)]
-                won = []
-                chance = deal_actions(nseat, h, dealer, hands, turned)
-                trace = [] if record is not None else None
-                ret, bids = play_deal(og, chance, bots, clk, trace=trace, tricks=won)
-                if record is not None:
-                    record(deal_record(seed, d, seating, dealer, hands, turned, chance, trace,
-                                       ret, bids))
-                sc[d] = ret
-                bd[d] = bids
-                tk[d] = won
-                ex[d] = [x >= EXACT_BASE for x in ret]   # a missed bid scores below 0
+            for b0 in range(0, n, BLOCK_DEALS):
+                b1 = min(n, b0 + BLOCK_DEALS)
+                key = f"{'|'.join(seating)}@{b0}+{b1 - b0}"
+                piece = store.get(key) if store is not None else None
+                if piece is None:
+                    piece = _play_block(og, entrants, names, seating, rules, seed, worlds,
+                                        deals, b0, b1, store is not None or record is not None)
+                    if store is not None:
+                        store.put(key, **piece)
+                sc[b0:b1], ex[b0:b1] = piece["sc"], piece["ex"]
+                bd[b0:b1], tk[b0:b1] = piece["bd"], piece["tk"]
                 for s in range(nseat):
-                    clock[seating[s]][0] += clk[s][0]
-                    clock[seating[s]][1] += clk[s][1]
+                    clock[seating[s]][0] += float(piece["secs"][s])
+                    clock[seating[s]][1] += int(piece["dec"][s])
+                if record is not None:
+                    for line in piece["records"]:
+                        record(json.loads(str(line)))
             played[seating] = (sc, ex, bd, tk)
         sc, ex, bd, tk = played[seating]
         for s, p in enumerate(seating):

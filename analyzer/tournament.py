@@ -51,25 +51,39 @@ def _resolve_policy(entry, p):
     return p.lower()
 
 
-def _runner(entry, n_units, whole_games, seed, options, worlds, threads):
+def _runner(entry, n_units, whole_games, seed, options, worlds, threads, store=None):
     """A function seat→policy names → (units, seats) score matrix, the seat count and
-    the unit."""
+    the unit. With a ``store`` (:class:`analyzer.tournament_store.TournamentStore`) every
+    block is saved as it ends and a block saved before is read back instead of played."""
     setup = entry.tournament_setup(whole_games, **options)
 
     block = limits.tournament_block(setup)     # the units are played a block at a time
 
     def run(names, bar=None):
         """(units, seats) scores of one seating, played in blocks (smaller ones with a
-        progress bar): every unit's randomness is keyed by its index, so the blocks change
+        progress bar or a store, so that an interrupted tournament keeps most of its
+        work): every unit's randomness is keyed by its index, so the blocks change
         nothing."""
-        pols = entry.parse_policies(setup, "heuristic", [f"{s}={p}" for s, p in enumerate(names)])
-        step = block if bar is None else min(block, max(1, -(-n_units // PROGRESS_STEPS)))
+        pols = None
+        small = bar is not None or store is not None
+        step = min(block, max(1, -(-n_units // PROGRESS_STEPS))) if small else block
         parts = []
         for start in range(0, n_units, step):
             count = min(step, n_units - start)
-            r = entry.simulate(setup, count, seed=seed, policies=pols, start=start,
-                               threads=threads, worlds=worlds)
-            parts.append(entry.seat_scores(r, whole_games))
+            key = f"{'|'.join(names)}@{start}+{count}"
+            saved = store.get(key) if store is not None else None
+            if saved is not None:
+                part = saved["scores"]
+            else:
+                if pols is None:
+                    pols = entry.parse_policies(setup, "heuristic",
+                                                [f"{s}={p}" for s, p in enumerate(names)])
+                r = entry.simulate(setup, count, seed=seed, policies=pols, start=start,
+                                   threads=threads, worlds=worlds)
+                part = entry.seat_scores(r, whole_games)
+                if store is not None:
+                    store.put(key, scores=part)
+            parts.append(part)
             if bar is not None:
                 bar.update(count)
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
@@ -98,9 +112,16 @@ def _bar(total, unit, progress):
 
 
 def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), players=None,
-               hand_size=None, preset=None, worlds=None, threads=None, progress=None):
+               hand_size=None, preset=None, worlds=None, threads=None, progress=None,
+               out=None, resume=False):
     """A duplicate tournament of ``policies`` (see the module doc) → result dict.
-    ``progress``: a progress bar on stderr (None: when stderr is a terminal)."""
+    ``progress``: a progress bar on stderr (None: when stderr is a terminal).
+    ``out``: a folder that keeps every finished block (:mod:`analyzer.tournament_store`);
+    ``resume``: continue the tournament saved there (the same arguments), playing only
+    what is missing. An interrupted tournament with ``out`` raises KeyboardInterrupt
+    with ``troef_tournament`` (where its pieces are) set."""
+    if resume and out is None:
+        raise RulesError("--resume needs --out DIR, the folder of the interrupted tournament")
     entry = registry.get(game)
     options = {"players": players, "hand_size": hand_size, "preset": preset,
                "variant": tuple(variants) or None}
@@ -110,7 +131,8 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
     if any(p.lower().startswith("openspiel:") for p in raw):   # OpenSpiel bots: played in OpenSpiel
         from .openspiel_bridge import tournament as openspiel_tournament
         return openspiel_tournament(game, [p.lower() for p in raw], n, whole_games, seed,
-                                    variants, players, hand_size, preset, worlds, threads)
+                                    variants, players, hand_size, preset, worlds, threads,
+                                    out=out, resume=resume)
     if n is None and not whole_games and "deal" not in entry.TOURNAMENT_DEFAULT:
         whole_games = True      # a game compared over whole games only (Bonken)
     names = [_resolve_policy(entry, p) for p in raw]
@@ -118,19 +140,67 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
         raise RulesError("give at least two different policies, e.g. heuristic,random")
     n, worlds = check_size(n, worlds, entry.TOURNAMENT_DEFAULT.get(
         "game" if whole_games else "deal", min(entry.TOURNAMENT_DEFAULT.values())))
-    run, setup, block = _runner(entry, n, whole_games, seed, options, worlds, threads)
+    setup = entry.tournament_setup(whole_games, **options)
+    block = limits.tournament_block(setup)
     seats, unit = setup.players, setup.unit
     k = len(names)
     limits.check_tournament(n, names, seats, unit,
                             min(n, block) * (setup.deals_per_unit or 30) * (50 + 160 * seats))
+    store = None            # made only once every refusal above has had its say
+    if out is not None:
+        store = open_store(out, resume, "troef", game, names, n, whole_games, seed, variants,
+                           options, worlds)
+    run, setup, block = _runner(entry, n, whole_games, seed, options, worlds, threads, store)
     team_pairs = getattr(entry, "TEAM_GAME", False) and k > 2
     bar = _bar(n * (k * (k - 1) if team_pairs else k), unit, progress)
     try:
-        return _compare(game, entry, names, n, seats, unit, run, bar, team_pairs, seed,
-                        variants, worlds)
+        with stored(store):
+            r = _compare(game, entry, names, n, seats, unit, run, bar, team_pairs, seed,
+                         variants, worlds)
+            if store is not None:
+                store.finish(r)
     finally:
         if bar is not None:
             bar.close()
+    return r
+
+
+def open_store(out, resume, engine, game, names, n, whole_games, seed, variants, options,
+               worlds):
+    """The :class:`TournamentStore` of ``--out``: its identity is everything the results
+    depend on (the code included), so a folder of another tournament is refused."""
+    from .stream import code_identity
+    from .tournament_store import TournamentStore, policy_hashes
+    identity = {"engine": engine, "game": game, "policies": list(names), "units": int(n),
+                "whole_games": bool(whole_games), "seed": int(seed),
+                "variants": sorted(variants or ()),
+                "options": {k: v for k, v in sorted(options.items()) if k != "variant"},
+                "worlds": worlds, "policy_files": policy_hashes(names), **code_identity()}
+    return TournamentStore(out, identity, resume)
+
+
+class stored:
+    """Context of a tournament with a store: Ctrl-C and SIGTERM become
+    KeyboardInterrupt (``troef_tournament`` says what is saved where); the result is
+    written next to the pieces at the end."""
+
+    def __init__(self, store):
+        self.store = store
+
+    def __enter__(self):
+        if self.store is not None:
+            from .stream import interruptible
+            self._ctx = interruptible()
+            self._ctx.__enter__()
+        return self
+
+    def __exit__(self, et, e, tb):
+        if self.store is None:
+            return False
+        self._ctx.__exit__(et, e, tb)
+        if et is not None and issubclass(et, KeyboardInterrupt):
+            e.troef_tournament = self.store.describe()
+        return False
 
 
 def _compare(game, entry, names, n, seats, unit, run, bar, team_pairs, seed, variants, worlds):

@@ -3,7 +3,7 @@
     python benchmarks/bench_openspiel.py [--deals 200] [--sims 100,1000] [--resampler fair]
                                          [--policy pimc|strong|heuristic]
                                          [--bid-policy P] [--card-policy P] [--json-out F]
-                                         [--record F]
+                                         [--record F] [--out DIR [--resume]]
 
 Oh Hell with 4 players and 8 cards, dutch scoring (``oh_hell`` with off_bid_penalty and 2
 points a trick), the duplicate match of :func:`analyzer.openspiel_bridge.tournament`: the
@@ -25,7 +25,11 @@ and the points per deal those misses gave up against making the bid (10 + 2·bid
 scores) as JSON lines to F. ``--record F`` appends every deal played (each seating) as a
 JSON line to F: the dealt hands, turned card, dealer, the policy of each seat and the whole
 OpenSpiel action history (:func:`analyzer.openspiel_bridge.deal_record`), e.g. to fit a
-model of IS-MCTS's decisions (tools/cardmodel.py ismcts).
+model of IS-MCTS's decisions (tools/cardmodel.py ismcts). ``--out DIR`` keeps every
+finished block of 10 deals of each match in ``DIR/sims-N`` (the tournament's ``--out``), so
+that a run stopped by Ctrl-C, a kill or a crash continues with ``--resume`` (the same
+options) where it stopped, to the same result; the records of deals saved earlier are
+written again then.
 """
 import argparse
 import json
@@ -54,7 +58,13 @@ def main(argv=None):
     ap.add_argument("--json-out", default=None, help="append each result as a JSON line")
     ap.add_argument("--record", default=None,
                     help="append every deal played (hands, seats, history) as a JSON line")
+    ap.add_argument("--out", default=None,
+                    help="keep every finished block in DIR/sims-N, for --resume")
+    ap.add_argument("--resume", action="store_true",
+                    help="continue the interrupted run kept in --out DIR (same options)")
     a = ap.parse_args(argv)
+    if a.resume and not a.out:
+        ap.error("--resume needs --out DIR")
     from analyzer.openspiel_bridge import tournament
     from fastsim.boerenbridge_schema import PIMC_BID_FACTOR, PIMC_CARD_FACTOR, RulesError
     print(f"$ python benchmarks/bench_openspiel.py {' '.join(argv or sys.argv[1:])}".rstrip())
@@ -79,8 +89,14 @@ def main(argv=None):
             r = tournament("boerenbridge", [mine_name, os_name], n=a.deals, seed=a.seed,
                            variants=["scoring=dutch"], players=a.players,
                            hand_size=a.hand_size, worlds=a.worlds, threads=1,
-                           record=record if rec_f else None)
-        except RulesError as e:
+                           record=record if rec_f else None,
+                           out=os.path.join(a.out, f"sims-{sims}") if a.out else None,
+                           resume=a.resume)
+        except KeyboardInterrupt:
+            sys.exit(f"bench_openspiel: interrupted" + (
+                f"; the finished blocks are kept in {a.out}: run the same command with "
+                "--resume to continue" if a.out else ""))
+        except (RulesError, ValueError) as e:
             sys.exit(f"bench_openspiel: {e}")
         finally:
             if rec_f:
