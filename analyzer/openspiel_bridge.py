@@ -736,8 +736,8 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
     store = None
     if out is not None:
         from .tournament import open_store
-        store = open_store(out, resume, "openspiel", game, names, n, whole_games, seed,
-                           variants, {"players": players, "hand_size": hand_size}, worlds)
+        store = open_store(out, resume, "openspiel", entry, setup, names, n, whole_games,
+                           seed, worlds)
     from .tournament import stored
     with stored(store):
         r = _match(names, entrants, rules, n, seed, worlds, record, store, game, variants)

@@ -309,6 +309,8 @@ def execute(spec, indices, mode, backend=None, progress=None, on_chunk=None, don
     ``on_chunk(ChunkOut)`` in chunk order. The progress bar (tqdm on stderr: units, rate,
     ETA) starts at ``done_units``, the units of chunks saved earlier. Returns the number
     of deals played."""
+    if not isinstance(indices, (range, ChunksLeft)):
+        indices = list(indices)         # counted, then walked: not a one-shot iterator
     todo = units_in(spec, indices)
     if progress is None:
         progress = progress_default(todo, spec.setup)

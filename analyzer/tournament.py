@@ -148,8 +148,8 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
                             min(n, block) * (setup.deals_per_unit or 30) * (50 + 160 * seats))
     store = None            # made only once every refusal above has had its say
     if out is not None:
-        store = open_store(out, resume, "troef", game, names, n, whole_games, seed, variants,
-                           options, worlds)
+        store = open_store(out, resume, "troef", entry, setup, names, n, whole_games, seed,
+                           worlds)
     run, setup, block = _runner(entry, n, whole_games, seed, options, worlds, threads, store)
     team_pairs = getattr(entry, "TEAM_GAME", False) and k > 2
     bar = _bar(n * (k * (k - 1) if team_pairs else k), unit, progress)
@@ -165,17 +165,18 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
     return r
 
 
-def open_store(out, resume, engine, game, names, n, whole_games, seed, variants, options,
-               worlds):
+def open_store(out, resume, engine, entry, setup, names, n, whole_games, seed, worlds):
     """The :class:`TournamentStore` of ``--out``: its identity is everything the results
-    depend on (the code included), so a folder of another tournament is refused."""
+    depend on — the rules as resolved (so ``--players 4`` and the default 4 are one
+    tournament), policies, units, seed, worlds, each policy file of your own and the
+    code — so a folder of another tournament is refused (``--threads`` may differ)."""
     from .stream import code_identity
     from .tournament_store import TournamentStore, policy_hashes
-    identity = {"engine": engine, "game": game, "policies": list(names), "units": int(n),
-                "whole_games": bool(whole_games), "seed": int(seed),
-                "variants": sorted(variants or ()),
-                "options": {k: v for k, v in sorted(options.items()) if k != "variant"},
-                "worlds": worlds, "policy_files": policy_hashes(names), **code_identity()}
+    rules = {k: v for k, v in entry.metadata(entry.simulate(setup, 0, seed=seed)).items()
+             if k not in ("seed", "policies")}
+    identity = {"engine": engine, "rules": rules, "policies": list(names), "units": int(n),
+                "whole_games": bool(whole_games), "seed": int(seed), "worlds": worlds,
+                "policy_files": policy_hashes(names), **code_identity()}
     return TournamentStore(out, identity, resume)
 
 
@@ -200,6 +201,10 @@ class stored:
         self._ctx.__exit__(et, e, tb)
         if et is not None and issubclass(et, KeyboardInterrupt):
             e.troef_tournament = self.store.describe()
+        from .storage import OutputError
+        if et is not None and issubclass(et, OutputError):      # a full disk, say
+            raise OutputError(f"{e}; {self.store.describe()}: run the same command with "
+                              "--resume to continue") from None
         return False
 
 

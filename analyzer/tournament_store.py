@@ -21,6 +21,9 @@ MANIFEST = "tournament.json"
 RESULT = "result.json"
 FORMAT = "troef-tournament"
 VERSION = 1
+CODE_KEYS = ("troef_version", "source")
+ORDER = ("engine", "whole_games", "units", "policies", "seed", "worlds", "rules",
+         "policy_files")     # the identity's code part (stream.code_identity)
 
 
 class TournamentStoreError(ValueError):
@@ -56,6 +59,13 @@ class TournamentStore:
             raise TournamentStoreError(f"--out {p} is a file; a tournament keeps its "
                                        "pieces in a folder")
         manifest = os.path.join(p, MANIFEST)
+        if os.path.isdir(p):        # a killed run's temp files (never a finished piece)
+            for name in os.listdir(p):
+                if name.startswith(".") and ".tmp" in name:
+                    try:
+                        os.remove(os.path.join(p, name))
+                    except OSError:
+                        pass
         fresh = not os.path.isdir(p) or not os.listdir(p)
         if resume and not fresh:            # --resume on a new or empty folder starts it
             if not os.path.isfile(manifest):
@@ -67,15 +77,23 @@ class TournamentStore:
             except (OSError, ValueError) as e:
                 raise TournamentStoreError(f"--resume: {manifest} is unreadable: "
                                            f"{str(e).splitlines()[0]}") from None
-            if not isinstance(old, dict) or old.get("format") != FORMAT:
+            if not isinstance(old, dict) or old.get("format") != FORMAT \
+                    or not isinstance(old.get("identity"), dict):
                 raise TournamentStoreError(f"--resume: {manifest} is not a troef tournament")
-            diff = [k for k in sorted(set(old.get("identity", {})) | set(self.identity))
-                    if old.get("identity", {}).get(k) != self.identity.get(k)]
+            was = old["identity"]
+            keys = sorted(set(was) | set(self.identity),      # the plainest difference first
+                          key=lambda k: (ORDER.index(k) if k in ORDER else len(ORDER), k))
+            diff = [k for k in keys if was.get(k) != self.identity.get(k)]
             if diff:
                 k = diff[0]
-                raise TournamentStoreError(
-                    f"--resume: {p} was written with {k} = {old['identity'].get(k)!r}, "
-                    f"not {self.identity.get(k)!r}; use the original options or another folder")
+                hint = ("it was played by other code: start it again in another folder"
+                        if k in CODE_KEYS else "use the original options or another folder")
+                a, b = was.get(k), self.identity.get(k)
+                if isinstance(a, dict) and isinstance(b, dict):     # name the rule itself
+                    sub = next(x for x in sorted(set(a) | set(b)) if a.get(x) != b.get(x))
+                    k, a, b = f"{k}.{sub}", a.get(sub), b.get(sub)
+                raise TournamentStoreError(f"--resume: {p} was written with {k} = {a!r}, "
+                                           f"not {b!r}; {hint}")
             return
         if not fresh:
             raise TournamentStoreError(
@@ -123,7 +141,7 @@ class TournamentStore:
         np.savez(buf, _key=np.array(key), **arrays)
         with _SIGNALS.critical():
             self._write(os.path.basename(self._file(key)), buf.getvalue())
-        self.saved += 1
+            self.saved += 1         # counted before a deferred Ctrl-C is raised
 
     def finish(self, result):
         """Write the whole tournament's result next to its pieces."""

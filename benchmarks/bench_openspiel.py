@@ -28,8 +28,10 @@ OpenSpiel action history (:func:`analyzer.openspiel_bridge.deal_record`), e.g. t
 model of IS-MCTS's decisions (tools/cardmodel.py ismcts). ``--out DIR`` keeps every
 finished block of 10 deals of each match in ``DIR/sims-N`` (the tournament's ``--out``), so
 that a run stopped by Ctrl-C, a kill or a crash continues with ``--resume`` (the same
-options) where it stopped, to the same result; the records of deals saved earlier are
-written again then.
+options) where it stopped, to the same result: a match finished before is read back and
+printed, and not written again to ``--json-out`` or ``--record``; in the match that was
+interrupted, ``--record`` gets the deals saved earlier again, and ``wall_s`` (and the wall
+time printed) counts this session only, while ms per decision counts both.
 """
 import argparse
 import json
@@ -79,8 +81,10 @@ def main(argv=None):
         cmd = (f"troef tournament boerenbridge --players {a.players} --hand-size {a.hand_size} "
                f"--variant scoring=dutch --policies {mine_name},{os_name} --deals {a.deals} "
                f"--seed {a.seed}" + (f" --worlds {a.worlds}" if a.worlds else ""))
+        folder = os.path.join(a.out, f"sims-{sims}") if a.out else None
+        done_before = folder is not None and os.path.exists(os.path.join(folder, "result.json"))
         t = time.perf_counter()
-        rec_f = open(a.record, "a") if a.record else None
+        rec_f = open(a.record, "a") if a.record and not done_before else None
 
         def record(rec):
             rec_f.write(json.dumps({"sims": sims, **rec}) + "\n")
@@ -90,8 +94,7 @@ def main(argv=None):
                            variants=["scoring=dutch"], players=a.players,
                            hand_size=a.hand_size, worlds=a.worlds, threads=1,
                            record=record if rec_f else None,
-                           out=os.path.join(a.out, f"sims-{sims}") if a.out else None,
-                           resume=a.resume)
+                           out=folder, resume=a.resume)
         except KeyboardInterrupt:
             sys.exit(f"bench_openspiel: interrupted" + (
                 f"; the finished blocks are kept in {a.out}: run the same command with "
@@ -102,7 +105,7 @@ def main(argv=None):
             if rec_f:
                 rec_f.close()
         wall = time.perf_counter() - t
-        if a.json_out:
+        if a.json_out and not done_before:      # a match finished before is not written again
             with open(a.json_out, "a") as f:
                 f.write(json.dumps({"argv": list(argv or sys.argv[1:]), "sims": sims,
                                     "wall_s": wall, **r}) + "\n")

@@ -59,3 +59,66 @@ def test_a_dataset_of_10_to_the_14_deals_knows_what_is_missing(tmp_path):
         assert len(ds.missing) == spec.n_chunks == 10**8
         assert next(iter(ds.missing)) == 0
         assert units_in(spec, ds.missing) == 10**14
+
+
+def test_execute_takes_a_one_shot_iterator():
+    spec = RunSpec.make("boerenbridge", deals=30, hand_size=5).with_chunk_deals(10)
+    assert execute(spec, iter([0, 1, 2]), "summary", progress=False) == 30
+    assert execute(spec, (i for i in (2, 0)), "summary", progress=False) == 20
+
+
+class _Future:
+    def __init__(self, i):
+        self.i = i
+
+    def result(self):
+        return self.i
+
+
+class _Client:
+    """Stands in for a Dask client: records what is submitted and cancelled."""
+
+    def __init__(self):
+        self.submitted, self.cancelled = [], []
+
+    def submit(self, fn, spec, i, mode, **kw):
+        self.submitted.append(i)
+        return _Future(i)
+
+    def cancel(self, futures):
+        self.cancelled += [f.i for f in futures]
+
+    def nthreads(self):
+        return {"w": 2}
+
+
+def _dask(window):
+    from analyzer.cluster import DaskBackend
+    b = DaskBackend.__new__(DaskBackend)      # no cluster: the scheduling logic alone
+    b.client, b.window, b._wait = _Client(), window, lambda fut, i: None
+    return b
+
+
+class _Spec:
+    threads = 1
+
+
+@pytest.mark.parametrize("indices,expect", [
+    (ChunksLeft(10, {2, 5, 99}), [0, 1, 3, 4, 6, 7, 8, 9]),
+    (range(3, 9), [3, 4, 5, 6, 7, 8]),
+    ([7, 1, 4], [7, 1, 4]),
+    (ChunksLeft(0), []),
+])
+def test_dask_backend_hands_chunks_on_in_order(indices, expect):
+    b = _dask(3)
+    assert list(b.run(_Spec(), indices, "summary")) == expect
+    assert b.client.submitted == expect and b.client.cancelled == []
+
+
+def test_dask_backend_walks_a_huge_run_lazily_and_cancels_the_rest():
+    b = _dask(3)
+    g = b.run(_Spec(), ChunksLeft(10**12), "summary")
+    assert [next(g), next(g)] == [0, 1]
+    g.close()
+    assert b.client.submitted == [0, 1, 2, 3, 4]      # the window, topped up: no more
+    assert b.client.cancelled == [2, 3, 4]

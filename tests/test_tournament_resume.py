@@ -25,10 +25,13 @@ def _pieces(d):
 
 def _interrupt_after(monkeypatch, module, name, calls):
     """Make ``module.name`` raise KeyboardInterrupt on its call number ``calls``;
-    returns the list of calls made (one entry per call)."""
+    returns the list of calls made (one entry per call; a ``simulate`` of no units, which
+    plays nothing, is not counted)."""
     real, made = getattr(module, name), []
 
     def wrapped(*a, **k):
+        if name == "simulate" and a[1] == 0:
+            return real(*a, **k)
         made.append(1)
         if len(made) == calls:
             raise KeyboardInterrupt
@@ -73,10 +76,21 @@ def test_a_folder_is_only_resumed_by_the_same_tournament(tmp_path):
     for change, needle in [({"seed": 2}, "seed = 1, not 2"),
                            ({"policies": "heuristic,pimc"}, "policies"),
                            ({"n": 41}, "units = 40, not 41"),
-                           ({"variants": ("scoring=dutch",)}, "variants")]:
+                           ({"variants": ("scoring=dutch",)}, "rules.scoring = 'standard', "
+                                                               "not 'dutch'"),
+                           ({"players": 5}, "rules.players = 4, not 5"),
+                           ({"hand_size": 7}, r"rules.schedule = \[8\], not \[7\]"),
+                           ({"worlds": 3}, "worlds = 16, not 3")]:
         kw = {"policies": "heuristic,random", "n": 40, "seed": 1, **change}
         with pytest.raises(TournamentStoreError, match=needle):
             tournament("boerenbridge", out=d, resume=True, **kw)
+    # the same tournament spelled out (the defaults given, another thread count) resumes
+    assert tournament("boerenbridge", "heuristic,random", 40, seed=1, out=d, resume=True,
+                      players=4, hand_size=8, threads=1) == \
+        tournament("boerenbridge", "heuristic,random", 40, seed=1)
+    with pytest.raises(TournamentStoreError, match="whole_games = False, not True"):
+        tournament("boerenbridge", "heuristic,random", 40, seed=1, out=d, resume=True,
+                   whole_games=True)
     other = tmp_path / "other"
     other.mkdir()
     (other / "notes.txt").write_text("mine")
@@ -97,6 +111,81 @@ def test_a_changed_policy_file_is_not_mixed_with_its_old_results(tmp_path):
     bot.write_text("def choose(state):\n    return state.legal_actions()[-1]\n")
     with pytest.raises(TournamentStoreError, match="policy_files"):
         tournament("boerenbridge", spec, 20, out=d, resume=True)
+
+
+def test_code_changes_are_not_mixed_with_old_results(monkeypatch, tmp_path):
+    from analyzer import stream
+    d = str(tmp_path / "t")
+    tournament("boerenbridge", "heuristic,random", 20, out=d)
+    monkeypatch.setattr(stream, "source_fingerprint", lambda: "0123456789abcdef")
+    with pytest.raises(TournamentStoreError, match="source = .*played by other code"):
+        tournament("boerenbridge", "heuristic,random", 20, out=d, resume=True)
+
+
+@pytest.mark.parametrize("manifest", ['{"format": "troef-tournament"}',
+                                      '{"format": "troef-tournament", "identity": []}',
+                                      '[1, 2]', '{"format": "troef-tourn', ''])
+def test_a_damaged_manifest_is_one_line(tmp_path, manifest):
+    d = tmp_path / "t"
+    d.mkdir()
+    (d / "tournament.json").write_text(manifest)
+    code, out, err = invoke_cli("tournament", "boerenbridge", "--policies", "heuristic,random",
+                                "--deals", 10, "--out", str(d), "--resume")
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "tournament.json" in err
+
+
+def test_a_killed_runs_temp_files_are_removed(tmp_path):
+    d = tmp_path / "t"
+    d.mkdir()
+    (d / ".tournament.json.tmp4242").write_text("{")      # killed while it was created
+    tournament("boerenbridge", "heuristic,random", 20, out=str(d))
+    (d / ".piece-0123.npz.tmp4242").write_bytes(b"x")      # killed during a piece
+    tournament("boerenbridge", "heuristic,random", 20, out=str(d), resume=True)
+    assert not [p.name for p in d.iterdir() if p.name.startswith(".")]
+
+
+def test_a_full_disk_is_one_line_with_the_resume_hint(monkeypatch, tmp_path):
+    import builtins
+    import errno
+    from analyzer import tournament_store
+    writes = []
+
+    def full_open(path, mode="r", *a, **k):
+        if "w" in mode:
+            writes.append(path)
+            if len(writes) == 4:            # the manifest, two pieces, then the disk is full
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return builtins.open(path, mode, *a, **k)
+    monkeypatch.setattr(tournament_store, "open", full_open, raising=False)
+    d = tmp_path / "t"
+    code, out, err = invoke_cli("tournament", "boerenbridge", "--policies", "heuristic,random",
+                                "--deals", 40, "--out", str(d))
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "no space left on the device" in err
+    assert f"2 pieces saved in {d}: run the same command with --resume to continue" in err
+    assert not [p.name for p in d.iterdir() if p.name.startswith(".")]
+    monkeypatch.undo()
+    assert tournament("boerenbridge", "heuristic,random", 40, out=str(d), resume=True) == \
+        tournament("boerenbridge", "heuristic,random", 40)
+
+
+def test_a_ctrl_c_during_a_piece_write_counts_that_piece(monkeypatch, tmp_path):
+    import os
+    from analyzer.tournament_store import TournamentStore
+    real, pieces = TournamentStore._write, []
+
+    def write(self, name, data):
+        if name.startswith("piece-"):
+            pieces.append(name)
+            if len(pieces) == 3:
+                os.kill(os.getpid(), signal.SIGINT)      # arrives inside the write
+        return real(self, name, data)
+    monkeypatch.setattr(TournamentStore, "_write", write)
+    d = tmp_path / "t"
+    with pytest.raises(KeyboardInterrupt) as e:
+        tournament("boerenbridge", "heuristic,random", 40, seed=1, out=str(d))
+    assert e.value.troef_tournament == f"3 pieces saved in {d}" and len(_pieces(d)) == 3
 
 
 def test_a_damaged_piece_is_one_line(tmp_path):
@@ -125,7 +214,7 @@ def test_bad_out_and_resume_are_one_line(tmp_path, args, needle):
 
 def test_a_real_ctrl_c_keeps_the_finished_pieces(tmp_path):
     d = tmp_path / "t"
-    args = ["tournament", "boerenbridge", "--policies", "pimc,heuristic", "--deals", 200_000,
+    args = ["tournament", "boerenbridge", "--policies", "pimc,heuristic", "--deals", 20_000,
             "--hand-size", 5, "--seed", 3, "--threads", 1, "--out", d]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), *map(str, args)],
