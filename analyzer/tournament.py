@@ -199,6 +199,7 @@ class stored:
         if self.store is None:
             return False
         self._ctx.__exit__(et, e, tb)
+        self.store.close()
         if et is not None and issubclass(et, KeyboardInterrupt):
             e.troef_tournament = self.store.describe()
         from .storage import OutputError

@@ -18,6 +18,7 @@ import os
 import numpy as np
 
 MANIFEST = "tournament.json"
+LOCK = ".lock"
 RESULT = "result.json"
 FORMAT = "troef-tournament"
 VERSION = 1
@@ -45,6 +46,11 @@ def policy_hashes(names):
     return out
 
 
+def _own_files(p):
+    """The files of folder ``p`` that are not troef's lock or temp files."""
+    return [n for n in os.listdir(p) if n != LOCK and not (n.startswith(".") and ".tmp" in n)]
+
+
 class TournamentStore:
     """The pieces of one tournament in folder ``path``: :meth:`get` a saved piece or
     None, :meth:`put` a finished one. ``identity`` is a JSON-able dict of everything
@@ -59,14 +65,28 @@ class TournamentStore:
             raise TournamentStoreError(f"--out {p} is a file; a tournament keeps its "
                                        "pieces in a folder")
         manifest = os.path.join(p, MANIFEST)
-        if os.path.isdir(p):        # a killed run's temp files (never a finished piece)
-            for name in os.listdir(p):
-                if name.startswith(".") and ".tmp" in name:
-                    try:
-                        os.remove(os.path.join(p, name))
-                    except OSError:
-                        pass
-        fresh = not os.path.isdir(p) or not os.listdir(p)
+        if os.path.isdir(p) and not os.path.isfile(manifest) and _own_files(p):
+            self._open(manifest, resume)    # refuses someone else's folder, touching nothing
+        os.makedirs(p, exist_ok=True)
+        self._lock = open(os.path.join(p, LOCK), "a")
+        try:                                # one troef at a time in a folder
+            import fcntl
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.close()
+            raise TournamentStoreError(f"another troef is writing to {p}") from None
+        try:
+            self._open(manifest, resume)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, manifest, resume):
+        p = self.path
+        for name in os.listdir(p):          # a killed run's temp files (never a finished piece)
+            if name.startswith(".") and ".tmp" in name:
+                os.remove(os.path.join(p, name))
+        fresh = not _own_files(p)
         if resume and not fresh:            # --resume on a new or empty folder starts it
             if not os.path.isfile(manifest):
                 raise TournamentStoreError(f"--resume: {p} holds no tournament "
@@ -99,7 +119,6 @@ class TournamentStore:
             raise TournamentStoreError(
                 f"--out {p} is not empty; give --resume to continue the tournament in it, "
                 "or a new folder")
-        os.makedirs(p, exist_ok=True)
         self._write(MANIFEST, (json.dumps({"format": FORMAT, "version": VERSION,
                                            "identity": self.identity}, indent=1)
                                + "\n").encode())
@@ -146,6 +165,11 @@ class TournamentStore:
     def finish(self, result):
         """Write the whole tournament's result next to its pieces."""
         self._write(RESULT, (json.dumps(result) + "\n").encode())
+
+    def close(self):
+        if getattr(self, "_lock", None) is not None:
+            self._lock.close()          # releases the lock
+            self._lock = None
 
     def describe(self):
         return (f"{self.loaded + self.saved} pieces saved in {self.path}")

@@ -142,7 +142,7 @@ def test_a_killed_runs_temp_files_are_removed(tmp_path):
     tournament("boerenbridge", "heuristic,random", 20, out=str(d))
     (d / ".piece-0123.npz.tmp4242").write_bytes(b"x")      # killed during a piece
     tournament("boerenbridge", "heuristic,random", 20, out=str(d), resume=True)
-    assert not [p.name for p in d.iterdir() if p.name.startswith(".")]
+    assert not [p.name for p in d.iterdir() if p.name.startswith(".") and p.name != ".lock"]
 
 
 def test_a_full_disk_is_one_line_with_the_resume_hint(monkeypatch, tmp_path):
@@ -164,7 +164,7 @@ def test_a_full_disk_is_one_line_with_the_resume_hint(monkeypatch, tmp_path):
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert "no space left on the device" in err
     assert f"2 pieces saved in {d}: run the same command with --resume to continue" in err
-    assert not [p.name for p in d.iterdir() if p.name.startswith(".")]
+    assert not [p.name for p in d.iterdir() if p.name.startswith(".") and p.name != ".lock"]
     monkeypatch.undo()
     assert tournament("boerenbridge", "heuristic,random", 40, out=str(d), resume=True) == \
         tournament("boerenbridge", "heuristic,random", 40)
@@ -234,7 +234,7 @@ def test_a_real_ctrl_c_keeps_the_finished_pieces(tmp_path):
                              "continue")
     saved = int(lines[0].split("interrupted: ")[1].split(" pieces")[0])
     assert saved == len(_pieces(d)) >= 2
-    assert not [p for p in d.iterdir() if p.name.startswith(".")]    # no temp file left
+    assert not [p for p in d.iterdir() if p.name.startswith(".") and p.name != ".lock"]    # no temp file left
 
 
 # ------------------------------------------------------------- through the OpenSpiel bridge
@@ -267,3 +267,20 @@ def test_an_interrupted_openspiel_match_resumes_to_the_same_result(monkeypatch, 
             {k: v for k, v in b.items() if k != "ms_per_decision"}
     assert rec == rec_straight             # the records of saved deals come back too
     assert straight_rec["pairs"] == straight["pairs"]
+
+
+def test_one_troef_at_a_time_and_a_foreign_folder_is_left_untouched(tmp_path):
+    from analyzer.tournament_store import TournamentStore
+    d = tmp_path / "t"
+    first = TournamentStore(str(d), {"x": 1})
+    with pytest.raises(TournamentStoreError, match="another troef is writing"):
+        TournamentStore(str(d), {"x": 1}, resume=True)
+    first.close()
+    TournamentStore(str(d), {"x": 1}, resume=True).close()      # free again
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("x")
+    for resume in (False, True):
+        with pytest.raises(TournamentStoreError):
+            TournamentStore(str(mine), {"x": 1}, resume=resume)
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"]    # no lock file left there
