@@ -1,0 +1,119 @@
+"""The second hand sweep of bad-but-well-formed input (2026-12-04): what the first sweep
+(tests/test_hostile_options.py) did not reach. Each case failed before its fix: a traceback,
+a silently ignored option, or an answer corrupted or pooled without a word."""
+import json
+import shutil
+
+import pytest
+
+from conftest import invoke_cli
+
+
+def error_line(args, needle):
+    code, out, err = invoke_cli(*args)
+    lines = [l for l in err.splitlines() if l.strip() and not l.startswith("troef: compiling")]
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("troef: error:"), (code, err)
+    assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+# ---------------------------------------------------------------- policies of your own
+
+ODD = """
+import numpy as np
+
+def inf(state):
+    return float("inf")
+
+def nan(state):
+    return float("nan")
+
+def yes(state):
+    return True
+
+def whole_float(state):
+    a = state.decide()
+    return float(a) if isinstance(a, int) else a
+
+def unprintable(state):
+    class X:
+        def __repr__(self):
+            raise RuntimeError("no repr")
+    return X()
+
+def bad_message(state):
+    class E(Exception):
+        def __str__(self):
+            raise RuntimeError("no str")
+    raise E()
+
+def generator_exit(state):
+    raise GeneratorExit
+
+def long_text(state):
+    return "A" * 100_000
+"""
+
+
+@pytest.fixture(scope="module")
+def odd(tmp_path_factory):
+    p = tmp_path_factory.mktemp("odd") / "odd.py"
+    p.write_text(ODD)
+    return str(p)
+
+
+GAMES = {"boerenbridge": ["--hand-size", 3, "--deals", 3], "klaverjassen": ["--deals", 2],
+         "bonken": ["--contract", "ducking", "--deals", 2], "boonaken": ["--deals", 2]}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_non_finite_number_is_an_illegal_choice(odd, game):
+    # float("inf") ended in an OverflowError traceback; NaN in "cannot convert float NaN to
+    # integer", without the policy or the decision
+    for fn in ("inf", "nan"):
+        error_line(["simulate", game, *GAMES[game], "--policy", f"{odd}:{fn}"],
+                   f"policy {odd}:{fn} chose {fn}, which is not legal at ")
+
+
+def test_true_is_shown_as_itself_not_as_a_card(odd):
+    # a play-phase True was reported as "chose 3S" (card code 1)
+    error_line(["simulate", "bonken", *GAMES["bonken"], "--policy", f"{odd}:yes"],
+               "chose True, which is not legal")
+
+
+def test_whole_floats_still_play(odd):
+    code, _, err = invoke_cli("simulate", "klaverjassen", "--deals", 2, "--policy",
+                              f"{odd}:whole_float")
+    assert code in (None, 0), err
+
+
+@pytest.mark.parametrize("fn, needle", [
+    ("unprintable", "chose <X that cannot be shown>"),       # RuntimeError traceback
+    ("bad_message", "raised E: <E that cannot be shown>"),   # RuntimeError traceback
+    ("generator_exit", "raised GeneratorExit at"),           # GeneratorExit traceback
+])
+def test_what_cannot_be_shown_is_still_one_line(odd, fn, needle):
+    error_line(["simulate", "boerenbridge", *GAMES["boerenbridge"], "--policy", f"{odd}:{fn}"],
+               needle)
+
+
+def test_a_long_choice_is_cut_short(odd):
+    line = error_line(["simulate", "boonaken", *GAMES["boonaken"], "--policy",
+                       f"{odd}:long_text"], "chose 'AAA")
+    assert len(line) < 2000          # the whole 100,000 characters were printed
+
+
+def test_what_a_policy_prints_never_corrupts_stdout(tmp_path):
+    # print() in the policy file or the policy went to stdout, before troef's --json
+    p = tmp_path / "chatty.py"
+    p.write_text("print('loading')\n"
+                 "def f(state):\n    print('thinking', state.phase)\n    return state.decide()\n")
+    for game, extra in GAMES.items():
+        code, out, err = invoke_cli("simulate", game, *extra, "--json", "--policy", f"{p}:f")
+        assert code in (None, 0), err
+        assert json.loads(out)["game"] == game
+        assert "thinking" in err
+    code, out, err = invoke_cli("tournament", "bonken", "--policies", f"heuristic,{p}:f",
+                                "--games", 1, "--json")
+    assert code in (None, 0), err
+    assert json.loads(out)["game"] == "bonken"
