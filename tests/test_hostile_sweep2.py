@@ -117,3 +117,16 @@ def test_what_a_policy_prints_never_corrupts_stdout(tmp_path):
                                 "--games", 1, "--json")
     assert code in (None, 0), err
     assert json.loads(out)["game"] == "bonken"
+
+
+# ---------------------------------------------------------------- options
+
+BONKEN_HAND = "AS KS 7H 2C QD 9D 3S 4H 5H 6H 8C 9C TC"
+
+
+def test_play_bonken_empty_available_is_refused_not_ignored():
+    # --available "" was read as "not given" (no weighing by the choice), while
+    # `contract bonken --available ""` refuses the empty list
+    base = ["play", "bonken", "--hand", BONKEN_HAND, "--position", 0, "--samples", 4]
+    error_line([*base, "--contract", "no-hearts", "--available", ""], "the contract list is empty")
+    error_line([*base, "--contract", "domino", "--available", ""], "not used in domino")
