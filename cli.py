@@ -150,7 +150,11 @@ def main():
     """Monte Carlo strategy analyzer for Boerenbridge, Klaverjassen, Bonken and Boonaken.
 
     The rules of every game and variant: docs/rules.md."""
-    from analyzer import compile_note
+    from analyzer import compile_note, limits
+    try:
+        limits.check_environment()
+    except ValueError as e:
+        raise InputError(str(e)) from None
     compile_note.install()      # one stderr line while kernels compile on a cold cache
 
 

@@ -130,3 +130,19 @@ def test_play_bonken_empty_available_is_refused_not_ignored():
     base = ["play", "bonken", "--hand", BONKEN_HAND, "--position", 0, "--samples", 4]
     error_line([*base, "--contract", "no-hearts", "--available", ""], "the contract list is empty")
     error_line([*base, "--contract", "domino", "--available", ""], "not used in domino")
+
+
+@pytest.mark.parametrize("value", ["abc", "1.5", "0", "-2", "", "100000"])
+def test_numba_num_threads_is_checked(monkeypatch, value):
+    # abc / 1.5 / '': numba printed a warning with a traceback, ignored it, exit 0;
+    # 0: numba's "Number of threads specified must be > 0."; 100000: a segmentation fault
+    # in a fresh process (numba cannot start that many threads)
+    monkeypatch.setenv("NUMBA_NUM_THREADS", value)
+    error_line(["explain", "boerenbridge", "--trick", "AS KS", "--trump", "H"],
+               "NUMBA_NUM_THREADS")
+
+
+def test_numba_num_threads_within_bounds_runs(monkeypatch):
+    monkeypatch.setenv("NUMBA_NUM_THREADS", " 2 ")
+    code, out, err = invoke_cli("explain", "boerenbridge", "--trick", "AS KS", "--trump", "H")
+    assert code in (None, 0) and "winner: AS" in out, err
