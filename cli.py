@@ -464,6 +464,8 @@ def report_cmd(game, out_dir, deals, from_path, policy, variant, players, preset
     rep = build_report(game, out_dir, deals=deals, from_path=from_path, policy=policy,
                        variants=variant, seed=seed, players=players, preset=preset,
                        threads=threads)
+    for note in rep.setup.get("notes", ()):
+        click.echo(f"troef: note: {note}", err=True)
     click.echo(f"{rep.title}: {len(rep.figures)} figures, {len(rep.tables)} tables in "
                f"{time.perf_counter() - t0:.1f} s")
     click.echo(f"report written to {os.path.join(out_dir, 'index.html')} and "

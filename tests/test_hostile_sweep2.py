@@ -146,3 +146,58 @@ def test_numba_num_threads_within_bounds_runs(monkeypatch):
     monkeypatch.setenv("NUMBA_NUM_THREADS", " 2 ")
     code, out, err = invoke_cli("explain", "boerenbridge", "--trick", "AS KS", "--trump", "H")
     assert code in (None, 0) and "winner: AS" in out, err
+
+
+# ---------------------------------------------------------------- stats and report
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    d = tmp_path_factory.mktemp("sweep2")
+
+    def sim(name, *args):
+        code, _, err = invoke_cli("simulate", "boerenbridge", *args, "--out", d / name)
+        assert code in (None, 0), err
+        return d / name
+    return {"p4": sim("p4.parquet", "--hand-size", 4, "--deals", 400),
+            "p4b": sim("p4b.parquet", "--hand-size", 4, "--deals", 400, "--seed", 1,
+                       "--policy", "random"),
+            "p5": sim("p5.parquet", "--hand-size", 4, "--deals", 400, "--players", 5),
+            "ds": sim("ds", "--hand-size", 4, "--deals", 600, "--chunk-deals", 200)}
+
+
+def test_stats_feature_empty_is_refused_not_defaulted(runs):
+    # --feature "" was read as the default trump_count (Klaverjassen refused it)
+    error_line(["stats", runs["p4"], "--stat", "tricks", "--feature", ""], "unknown feature ''")
+
+
+def test_stats_of_results_with_other_set_ups_says_so(runs):
+    # 4- and 5-player results were pooled in every table and compared (a "significant"
+    # score difference) without a word
+    code, _, err = invoke_cli("stats", runs["p4"], runs["p5"], "--stat", "compare")
+    assert code in (None, 0), err
+    notes = [l for l in err.splitlines() if l.startswith("troef: note:")]
+    assert len(notes) == 1 and "players 5, not 4" in notes[0], err
+    # another seed and policy is the same set-up: no note
+    code, _, err = invoke_cli("stats", runs["p4"], runs["p4b"], "--stat", "compare")
+    assert code in (None, 0) and "note" not in err, err
+
+
+def test_stats_csv_dir_on_a_special_file_is_named(runs):
+    # was the raw "[Errno 17] File exists: '/dev/null'"
+    error_line(["stats", runs["p4"], "--csv-dir", "/dev/null"], "exists and is not a folder")
+
+
+def test_report_from_an_incomplete_dataset_says_so(runs, tmp_path):
+    # the report was built from the chunks saved so far without a word
+    d = tmp_path / "partial"
+    shutil.copytree(runs["ds"], d)
+    m = json.loads((d / "_manifest.json").read_text())
+    m["complete"] = False
+    m.pop("rows", None)
+    (d / "_manifest.json").write_text(json.dumps(m))
+    for pre, suf in (("", ""), ("_", ".sha256")):
+        (d / f"{pre}part-00002.parquet{suf}").unlink()
+    code, _, err = invoke_cli("report", "boerenbridge", "--from", d, "--out", tmp_path / "rep")
+    assert code in (None, 0), err
+    assert "troef: note:" in err and "incomplete (2 of 3 chunks saved)" in err, err
+    assert "incomplete (2 of 3 chunks saved)" in (tmp_path / "rep" / "report.md").read_text()
