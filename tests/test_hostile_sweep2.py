@@ -201,3 +201,32 @@ def test_report_from_an_incomplete_dataset_says_so(runs, tmp_path):
     assert code in (None, 0), err
     assert "troef: note:" in err and "incomplete (2 of 3 chunks saved)" in err, err
     assert "incomplete (2 of 3 chunks saved)" in (tmp_path / "rep" / "report.md").read_text()
+
+
+# ---------------------------------------------------------------- schedules and variants
+
+@pytest.mark.parametrize("args, needle", [
+    # the spaces were dropped first: "1 2" was the one 12-card deal, no_trump_rounds "1 2"
+    # the deal 12 (of the standard schedule's 15)
+    (["--schedule", "1 2"], "schedule must be standard, short or a list of hand sizes"),
+    (["--variant", "schedule=3 2"], "schedule must be standard, short or a list of hand sizes"),
+    (["--variant", "no_trump_rounds=1 2"], "no_trump_rounds takes deal numbers"),
+    # an empty value was read as no variant (the header still named it) or the default
+    (["--variant", "no_trump_rounds="], "no_trump_rounds takes deal numbers"),
+    (["--variant", "scoring="], "scoring must be one of"),
+])
+def test_boerenbridge_schedule_and_variant_values(args, needle):
+    error_line(["simulate", "boerenbridge", "--games", 1, *args], needle)
+
+
+def test_bonken_hearts_lead_without_a_value_is_refused():
+    # --variant hearts_lead= (or hearts_lead) played the default, restricted
+    error_line(["simulate", "bonken", "--games", 1, "--variant", "hearts_lead="],
+               "hearts_lead takes restricted or after_broken")
+
+
+def test_spaces_around_the_commas_still_parse():
+    code, out, err = invoke_cli("simulate", "boerenbridge", "--games", 1, "--schedule",
+                                "1 , 2", "--variant", "no_trump_rounds= 1 , last", "--json")
+    assert code in (None, 0), err
+    assert json.loads(out)["deals"] == 2
