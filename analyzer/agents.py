@@ -273,7 +273,8 @@ def _safe_text(fn, x, limit=200):
 
 
 def _raised(e):
-    """``ExceptionName: first line`` of an exception raised by user code."""
+    """``ExceptionName: message`` (on one line, cut short) of an exception raised by user
+    code."""
     what = _safe_text(str, e)
     return f"{type(e).__name__}{': ' + what if what else ''}"
 
