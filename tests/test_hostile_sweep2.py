@@ -230,3 +230,12 @@ def test_spaces_around_the_commas_still_parse():
                                 "1 , 2", "--variant", "no_trump_rounds= 1 , last", "--json")
     assert code in (None, 0), err
     assert json.loads(out)["deals"] == 2
+
+
+@pytest.mark.parametrize("variant", ["schedule=short", "fixed_hands=3,2"])
+def test_play_boerenbridge_schedule_variants_are_refused_not_dropped(variant):
+    # the one-deal query dropped them without a word ("rules: standard, no variants");
+    # `bid boerenbridge` refuses them
+    error_line(["play", "boerenbridge", "--hand", "AS KS 7H", "--trump-card", "9H", "--bids",
+                "1,0,1,0", "--position", 0, "--samples", 4, "--variant", variant],
+               "sets a whole game's deals; a play query is one deal")
