@@ -380,8 +380,12 @@ def play_query(contract, hand, position, history="", samples=None,
     def make():
         chosen = chosen_from_mask(available, contract_id(contract)
                                   if not isinstance(contract, (int, np.integer)) else int(contract))
-        return BonkenInfoState.from_inputs(contract, hand, position, history, notation, variants,
-                                           chosen_from=chosen)
+        s = BonkenInfoState.from_inputs(contract, hand, position, history, notation, variants,
+                                        chosen_from=chosen)
+        if chosen and s.rules.fixed_order:
+            raise RulesError("--available does not go with fixed_order: the contracts come "
+                             "in a fixed order, nobody chose this one")
+        return s
     state, cards = query_state(state, make)
     K = len(cards)
     k = query_kernels(pq, threads, K * samples, policy)

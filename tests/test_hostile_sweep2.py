@@ -239,3 +239,11 @@ def test_play_boerenbridge_schedule_variants_are_refused_not_dropped(variant):
     error_line(["play", "boerenbridge", "--hand", "AS KS 7H", "--trump-card", "9H", "--bids",
                 "1,0,1,0", "--position", 0, "--samples", 4, "--variant", variant],
                "sets a whole game's deals; a play query is one deal")
+
+
+def test_play_bonken_available_under_fixed_order_is_refused():
+    # the worlds were weighed by a choice nobody made (fixed_order plays the contracts in
+    # order); `contract bonken` refuses fixed_order ("leaves nothing to choose")
+    error_line(["play", "bonken", "--hand", BONKEN_HAND, "--position", 0, "--samples", 4,
+                "--contract", "no-hearts", "--variant", "fixed_order", "--available",
+                "ducking,no-hearts"], "--available does not go with fixed_order")
