@@ -187,6 +187,12 @@ def test_stats_csv_dir_on_a_special_file_is_named(runs):
     error_line(["stats", runs["p4"], "--csv-dir", "/dev/null"], "exists and is not a folder")
 
 
+def test_report_from_a_file_refuses_threads(runs, tmp_path):
+    # --threads was ignored without a word, while --seed, --policy, … are refused
+    error_line(["report", "boerenbridge", "--from", runs["p4"], "--out", tmp_path / "rep",
+                "--threads", 2], "--threads cannot go with --from")
+
+
 def test_report_from_an_incomplete_dataset_says_so(runs, tmp_path):
     # the report was built from the chunks saved so far without a word
     d = tmp_path / "partial"
