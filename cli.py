@@ -150,7 +150,11 @@ def main():
     """Monte Carlo strategy analyzer for Boerenbridge, Klaverjassen, Bonken and Boonaken.
 
     The rules of every game and variant: docs/rules.md."""
-    from analyzer import compile_note
+    from analyzer import compile_note, limits
+    try:
+        limits.check_environment()
+    except ValueError as e:
+        raise InputError(str(e)) from None
     compile_note.install()      # one stderr line while kernels compile on a cold cache
 
 
@@ -460,6 +464,8 @@ def report_cmd(game, out_dir, deals, from_path, policy, variant, players, preset
     rep = build_report(game, out_dir, deals=deals, from_path=from_path, policy=policy,
                        variants=variant, seed=seed, players=players, preset=preset,
                        threads=threads)
+    for note in rep.setup.get("notes", ()):
+        click.echo(f"troef: note: {note}", err=True)
     click.echo(f"{rep.title}: {len(rep.figures)} figures, {len(rep.tables)} tables in "
                f"{time.perf_counter() - t0:.1f} s")
     click.echo(f"report written to {os.path.join(out_dir, 'index.html')} and "

@@ -19,8 +19,11 @@ Seat policy codes: a user policy is an int8 code ``USER_BASE + i`` into this pro
 table of loaded policies (:func:`user_code`), so the per-seat policy array of a run stays
 a plain int8 array. The driver runs in this process only (no Dask workers).
 """
+import contextlib
 import importlib.util
+import math
 import os
+import sys
 from dataclasses import replace
 
 import numpy as np
@@ -78,11 +81,12 @@ def load_policy(spec):
     try:
         mspec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(mspec)
-        mspec.loader.exec_module(module)
-    except (Exception, SystemExit) as e:    # anything the user's file raises on import (sys.exit too)
-        what = str(e).splitlines()[0] if str(e) else ""
-        raise PolicyError(f"policy {spec}: {path} failed to import: "
-                          f"{type(e).__name__}{': ' + what if what else ''}") from None
+        with _user_output():
+            mspec.loader.exec_module(module)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:    # anything the user's file raises on import (sys.exit too)
+        raise PolicyError(f"policy {spec}: {path} failed to import: {_raised(e)}") from None
     f = getattr(module, fn, None)
     if f is None:
         raise PolicyError(f"policy {spec}: {path} defines no {fn!r}")
@@ -251,27 +255,63 @@ def describe(info):
     return f"{type(info).__name__}({', '.join(parts)})"
 
 
+def _user_output():
+    """While user code runs, what it prints goes to stderr: stdout carries troef's answer
+    (``--json``, ``--csv``, the tables) and must stay parseable."""
+    return contextlib.redirect_stdout(sys.stderr)
+
+
+def _safe_text(fn, x, limit=200):
+    """``fn(x)`` (str or repr) of a user's object, on one line and at most ``limit``
+    characters; a ``__str__``/``__repr__`` that raises is no traceback."""
+    try:
+        t = fn(x)
+    except Exception:
+        t = f"<{type(x).__name__} that cannot be shown>"
+    t = " ".join(str(t).split())
+    return t if len(t) <= limit else t[:limit - 3] + "..."
+
+
+def _raised(e):
+    """``ExceptionName: message`` (on one line, cut short) of an exception raised by user
+    code."""
+    what = _safe_text(str, e)
+    return f"{type(e).__name__}{': ' + what if what else ''}"
+
+
+def as_int_action(a):
+    """A user's action as an int when it is a whole number (an int, a numpy integer or an
+    integral finite float), else None (a bool, NaN, infinity, 2.5 or any other object)."""
+    if isinstance(a, (bool, np.bool_)):
+        return None
+    if isinstance(a, (int, np.integer)):
+        return int(a)
+    if isinstance(a, (float, np.floating)) and math.isfinite(a) and float(a).is_integer():
+        return int(a)
+    return None
+
+
 def _action_str(action, phase, notation="en", info=None):
     if hasattr(info, "action_str"):
-        return info.action_str(action)
-    if phase == "play" and isinstance(action, (int, np.integer)) and 0 <= action < 64:
+        return _safe_text(info.action_str, action)
+    code = as_int_action(action) if isinstance(action, (int, np.integer)) else None
+    if phase == "play" and code is not None and 0 <= code < 64:
         try:
-            return card_str(int(action), notation)
+            return card_str(code, notation)
         except CardError:
             pass
-    return repr(action)
+    return _safe_text(repr, action)
 
 
 def _ask(fn, spec, state):
     """The user's action at ``state`` (a PolicyState), validated."""
     try:
-        a = fn(state)
-    except PolicyError:
+        with _user_output():
+            a = fn(state)
+    except (PolicyError, KeyboardInterrupt):
         raise
-    except (Exception, SystemExit) as e:     # sys.exit() in a policy must not end troef silently
-        what = str(e).splitlines()[0] if str(e) else ""
-        raise PolicyError(f"policy {spec} raised {type(e).__name__}"
-                          f"{': ' + what if what else ''} at {state!r} "
+    except BaseException as e:     # sys.exit() in a policy must not end troef silently
+        raise PolicyError(f"policy {spec} raised {_raised(e)} at {state!r} "
                           f"(seed {state.seed}, deal {state.deal})") from None
     legal = state.legal_actions()
     act = a
@@ -285,11 +325,11 @@ def _ask(fn, spec, state):
                     "klaverjassen", "boonaken") else 52)
             except CardError:
                 act = None
-        if isinstance(act, (bool, np.bool_)) or not isinstance(act, (int, np.integer, type(None))):
-            act = None if not isinstance(act, float) or act != int(act) else int(act)
+        if act is not None:
+            act = as_int_action(act)
         if act is None and state.phase == "call" and a is None:
             act = -1          # None: pass
-    if act is None or int(act) not in legal:
+    if act is None or act not in legal:
         if hasattr(state.info, "legal_str"):
             shown = state.info.legal_str()
         else:

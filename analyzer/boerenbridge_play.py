@@ -125,7 +125,8 @@ class BoerenbridgeInfoState(TrickInfoState):
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
             raise RulesError(f"players must be an integer, got {players!r}")
         n = int(players)
-        build_rules(players=n, hand_size=1, variants=_single_deal(variants))  # players, variants
+        variants = _one_deal(variants)
+        build_rules(players=n, hand_size=1, variants=variants)  # players, variants
         from .infostate import parse_tricks, position_arg
         position = position_arg(position, max(n, 1), f"position must be 0..{n - 1} (0 = left of "
                                 f"the dealer, {n - 1} = dealer), got {position}")
@@ -142,8 +143,7 @@ class BoerenbridgeInfoState(TrickInfoState):
             trump = -1 if notrump else turned >> 4
             seats = _seat_cards(tricks, n, trump)
             mine = [c for p, c in seats if p == position]
-            r = build_rules(players=n, hand_size=len(codes) + len(mine),
-                            variants=_single_deal(variants))
+            r = build_rules(players=n, hand_size=len(codes) + len(mine), variants=variants)
             if bool(r.notrump[0]) == notrump:
                 rules = r
                 break
@@ -270,6 +270,19 @@ def _single_deal(variants, drop=()):
         if name not in ("schedule", "fixed_hands") + tuple(drop):
             out.append(v)
     return out
+
+
+def _one_deal(variants):
+    """The variants of a one-deal query; a schedule variant (schedule=, fixed_hands=) sets
+    a whole game's deals and is refused, as ``troef bid`` refuses it (the play query
+    dropped it without a word)."""
+    variants = list(variants)
+    kept = _single_deal(variants)
+    if len(kept) != len(variants):
+        v = next(v for v in variants if v not in kept)
+        raise RulesError(f"variant {v!r} sets a whole game's deals; a play query is one deal "
+                         f"(its size: the hand and the cards I played)")
+    return kept
 
 
 def _check_bids(bids, rules):

@@ -345,7 +345,7 @@ def chosen_from_mask(available, contract):
     """``--available`` (the contracts the chooser chose from, e.g. ``ducking,no-queens``)
     as a bit set, checked: it holds the contract being played and only contracts of its
     half (the negative ones, or the trump options)."""
-    if available is None or available == "":
+    if available is None:
         return 0
     ids = parse_contracts(available) if isinstance(available, str) else sorted(set(available))
     kinds = {i < N_NEGATIVE for i in ids}
@@ -372,7 +372,7 @@ def play_query(contract, hand, position, history="", samples=None,
     samples, seed_u = play_args(samples, policy, POLICIES, DEFAULT_SAMPLES, worlds, seed)
     if state is None and contract is not None and not isinstance(contract, (int, np.integer)) \
             and contract_id(contract) == DOMINO or state is not None and state.contract == DOMINO:
-        if available not in (None, ""):
+        if available is not None:
             raise RulesError("--available is not used in domino (its worlds are not weighed "
                              "by the choice)")
         return domino_play_query(hand, position, history, samples, policy, seed, threads,
@@ -380,8 +380,12 @@ def play_query(contract, hand, position, history="", samples=None,
     def make():
         chosen = chosen_from_mask(available, contract_id(contract)
                                   if not isinstance(contract, (int, np.integer)) else int(contract))
-        return BonkenInfoState.from_inputs(contract, hand, position, history, notation, variants,
-                                           chosen_from=chosen)
+        s = BonkenInfoState.from_inputs(contract, hand, position, history, notation, variants,
+                                        chosen_from=chosen)
+        if chosen and s.rules.fixed_order:
+            raise RulesError("--available does not go with fixed_order: the contracts come "
+                             "in a fixed order, nobody chose this one")
+        return s
     state, cards = query_state(state, make)
     K = len(cards)
     k = query_kernels(pq, threads, K * samples, policy)

@@ -35,7 +35,7 @@ from fastsim.boonaken_schema import (BOONAAK, CONTRACT_BOONAAK, CONTRACT_MISERE,
 from fastsim.cards import SUITS, CardError, card_str, codes_of, parse_card, parse_cards
 from fastsim.common import check_seed
 
-from .agents import _Agents, _DecisionBeforePlay, _dkey
+from .agents import _Agents, _DecisionBeforePlay, _dkey, as_int_action
 from .boonaken_play import BoonakenDeal, BoonakenInfoState, BoonakenTable, _bits
 
 __all__ = ["BoonakenBidState", "BoonakenExchangeState", "BoonakenTrumpState",
@@ -93,13 +93,7 @@ class _Before(BoonakenTable, _DecisionBeforePlay):
 
     def parse_action(self, a):
         """An int action, or ``None`` when ``a`` is no action of this phase."""
-        if isinstance(a, (bool, np.bool_)):
-            return None
-        if isinstance(a, (int, np.integer)):
-            return int(a)
-        if isinstance(a, float) and a == int(a):
-            return int(a)
-        return None
+        return as_int_action(a)
 
     def action_str(self, a):
         return repr(a)

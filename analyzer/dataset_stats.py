@@ -7,6 +7,7 @@ grows with the number of groups, not with the data. The tables are those that
 :func:`analyzer.stats.all_stats` gives on the whole frame (same rows, columns and dtypes;
 standard deviations agree to rounding, as they are computed from exact sums here).
 """
+import json
 import os
 
 import numpy as np
@@ -289,6 +290,32 @@ def dataset_stats(paths, by=DEFAULT_BY, which=STATS, feature="trump_count"):
             else s.finish(s.sums.result()) for s in todo}, n_rows
 
 
+# metadata that says how a run was made, not what was played: results that differ only in
+# these are alike (compared policy against policy, or pooled)
+RUN_KEYS = frozenset({"seed", "policies", "first_dealer", "worlds", "variants", "source",
+                      "troef_version", "chunk_games", "chunks", "chunks_saved", "complete",
+                      "n_games", "total_deals", "rows"})
+
+
+def setup_differences(metas):
+    """A note for every results path whose set-up (players, schedule, rules, …: any
+    metadata but :data:`RUN_KEYS`) differs from the first path's; ``metas``: (path, files,
+    metadata) as :func:`results_stats` reads them. Their rows are pooled in one table (or
+    compared in ``compare``) as they are, so the user is told."""
+    def short(v):
+        t = json.dumps(v, default=str)
+        return t if len(t) <= 30 else t[:27] + "..."
+    first, _, m0 = metas[0]
+    notes = []
+    for path, _, m in metas[1:]:
+        keys = sorted(k for k in m0.keys() & m.keys() if k not in RUN_KEYS and m0[k] != m[k])
+        if keys:
+            diff = "; ".join(f"{k} {short(m[k])}, not {short(m0[k])}" for k in keys)
+            notes.append(f"{path} was played with another set-up than {first} ({diff}): the "
+                         f"tables pool or compare them as they are")
+    return notes
+
+
 def results_stats(paths, by=None, which=(), feature=None):
     """``troef stats``: statistics of results files and dataset folders of any game →
     ({name: DataFrame}, player-deal rows, notes). The game comes from the files'
@@ -312,6 +339,7 @@ def results_stats(paths, by=None, which=(), feature=None):
     game_names = {m.get("game") for _, _, m in metas}
     if len(game_names) != 1:
         raise ValueError("the results files must hold troef results of one game")
+    notes += setup_differences(metas)
     entry = registry.get(game_names.pop())
     for path, files, meta in metas:
         check_columns(entry, files[0], path)
@@ -324,7 +352,7 @@ def results_stats(paths, by=None, which=(), feature=None):
     if getattr(entry, "STREAM_STATS", False):
         keys = [k.strip() for k in (",".join(DEFAULT_BY) if by is None else by).split(",") if k.strip()]
         tables, n_rows = dataset_stats(paths, keys, which or entry.STATS,
-                                       feature or entry.DEFAULT_FEATURE)
+                                       entry.DEFAULT_FEATURE if feature is None else feature)
         return tables, n_rows, notes
     import pyarrow as pa
     import pyarrow.dataset as pads
@@ -360,6 +388,8 @@ def write_csv_dir(tables, folder, force=False):
     """Write every table to ``folder/NAME.csv`` (the folder is created, its parent must
     exist); returns the paths written."""
     from .storage import check_output
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise ValueError(f"--csv-dir {folder} exists and is not a folder")
     if not os.path.isdir(folder):
         os.mkdir(folder)          # only the last level; a missing parent is an error
     paths = []

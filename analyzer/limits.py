@@ -12,7 +12,12 @@ process, numba and the compiled kernels.
 Sampling loops that draw until enough deals fit (rejection sampling) draw in batches of at
 most ``MAX_BATCH`` deals, so that a low acceptance rate never allocates a huge batch; the
 draws are keyed by their index, so the batch size never changes the answer.
+
+The worker-thread count asked for in the environment (``NUMBA_NUM_THREADS``) is checked
+here too (:func:`check_environment`), before numba reads it.
 """
+import os
+
 FRACTION = 0.8                # of the limit: room for the interpreter, pandas, the OS
 BASE_BYTES = 400 << 20        # the process itself: Python, numpy, pandas, numba, kernels
 MAX_BATCH = 1 << 20           # deals drawn at once by a rejection-sampling query
@@ -83,3 +88,34 @@ def check_in_memory(spec, path, record=False):
     check_memory(f"{path} would hold all {deals:,} deals in memory, which", need,
                  "stream them to a dataset folder: --out DIR" if not record else
                  "record fewer deals")
+
+
+# numba starts NUMBA_NUM_THREADS worker threads at once: far beyond the machine's cores
+# they only cost, and where the OS cannot start them all numba ends in a segmentation
+# fault (100000 did here, 2026-12-04); the cap leaves room for any real machine
+MAX_THREADS_PER_CORE = 4
+MIN_THREAD_CAP = 1024
+
+
+def thread_cap():
+    """The most worker threads troef accepts from ``NUMBA_NUM_THREADS``."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(MIN_THREAD_CAP, MAX_THREADS_PER_CORE * (cores or 1))
+
+
+def check_environment(environ=None):
+    """Refuse, in one line, a ``NUMBA_NUM_THREADS`` that numba would reject with a
+    traceback-like warning and then ignore (``abc``, ``1.5``), reject with its own message
+    (``0``, and an empty value), or accept and crash on (a number of threads the OS cannot
+    start). Unset: numba's default (the usable cores)."""
+    env = os.environ if environ is None else environ
+    raw = env.get("NUMBA_NUM_THREADS")
+    if raw is None:
+        return
+    text = raw.strip()
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"NUMBA_NUM_THREADS must be a positive integer, got {raw!r}")
+    if int(text) > thread_cap():
+        raise ValueError(f"NUMBA_NUM_THREADS={text} is more worker threads than troef starts "
+                         f"(at most {thread_cap():,} on this machine); unset it to use every "
+                         f"core")

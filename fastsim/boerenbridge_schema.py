@@ -173,7 +173,9 @@ def parse_schedule(text):
     if t in ("standard", "short"):
         return t
     try:
-        sizes = tuple(int(x) for x in t.replace(" ", "").split(",") if x != "")
+        # a space inside a number is no digit: "1 2" is two sizes without their comma,
+        # never the one size 12
+        sizes = tuple(int(x) for x in (x.strip() for x in t.split(",")) if x != "")
     except ValueError:
         raise RulesError(f"schedule must be standard, short or a list of hand sizes like 1,2,3; got {text!r}") from None
     if not sizes:
@@ -184,7 +186,7 @@ def parse_schedule(text):
 def _no_trump_flags(spec, schedule):
     flags = [False] * len(schedule)
     top = max(schedule)
-    for item in spec.replace(" ", "").split(","):
+    for item in (x.strip() for x in spec.split(",")):     # "1 2" is no deal 12
         if item == "":
             continue
         if item == "ones":
@@ -232,7 +234,7 @@ def build_rules(players=None, hand_size=None, schedule=None, variants=(), first_
     elif not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RulesError(f"boerenbridge needs 3 to 7 players (or --variant two_player), got {players}")
 
-    scoring = opts.get("scoring", "standard").lower() or "standard"
+    scoring = opts.get("scoring", "standard").lower()
     if scoring not in SCORING:
         raise RulesError(f"scoring must be one of {', '.join(SCORING)}, got {scoring!r}")
     bauer = _flag("bauer_bonus", opts["bauer_bonus"]) if "bauer_bonus" in opts else False
@@ -285,6 +287,9 @@ def build_rules(players=None, hand_size=None, schedule=None, variants=(), first_
         if players * h + 1 > limit:
             raise RulesError(f"{players} players cannot be dealt {h} cards each: "
                              f"{players}x{h}+1 (trump card) > {limit} cards")
+    if "no_trump_rounds" in opts and not opts["no_trump_rounds"].replace(",", "").strip():
+        raise RulesError(f"no_trump_rounds takes deal numbers and ones/top/last, got "
+                         f"{opts['no_trump_rounds']!r}")
     notrump = _no_trump_flags(opts.get("no_trump_rounds", ""), sched)
     if isinstance(first_dealer, bool) or not isinstance(first_dealer, (int, np.integer)) \
             or not 0 <= first_dealer < players:

@@ -119,7 +119,7 @@ VARIANTS = ("hearts_lead", "fixed_order")
 def build_rules(variants=(), first_dealer=0):
     opts = {name: value.lower() for name, value in variant_options(
         variants, VARIANTS, "bonken", note=" (doubling is out of scope)").items()}
-    hl = opts.get("hearts_lead", "restricted") or "restricted"
+    hl = opts.get("hearts_lead", "restricted")
     if hl not in ("restricted", "after_broken"):
         raise RulesError(f"hearts_lead takes restricted or after_broken, got {hl!r}")
     fo = opts.get("fixed_order")

@@ -46,6 +46,9 @@ def build_report(game, out, deals=None, from_path=None, policy=None, variants=()
         if fixed:
             raise ValueError(f"{', '.join(fixed)} cannot go with --from: the set-up comes from "
                              "the results file")
+        if threads is not None:
+            raise ValueError("--threads cannot go with --from: nothing is simulated (it was "
+                             "ignored)")
     deals = check_count(deals)
     from analyzer.games import get
     module = importlib.import_module(get(game).REPORT)   # a fixed name from the registry

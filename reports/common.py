@@ -637,6 +637,7 @@ class Data:
                            meta.get("variants", {}) if variants is None else variants,
                            self.source, self.runs, self.command, self.omitted, meta,
                            footer=footer)
+        setup["notes"] = list(self.notes)      # also said on stderr (troef report)
         return Report(self.out, self.game, title, setup)
 
     def finish(self, rep):
@@ -654,9 +655,15 @@ def gather(game, out, from_path, deals, policy, variants, seed, default_deals, r
     reproducing command line takes the game's report options in :data:`reports.OPTIONS`
     order."""
     t0 = time.perf_counter()
+    notes = []
     if from_path is not None:
         df, meta = load_results(from_path, game)
         runs, omitted, extra = read(df, meta, from_path)
+        if meta.get("complete") is False:       # a dataset folder still being written
+            notes.append(f"{from_path} is incomplete ({meta.get('chunks_saved')} of "
+                          f"{meta.get('chunks')} chunks saved): the report covers the saved "
+                          f"deals only")
+            omitted = [*omitted, *notes]
         command = command_line(game, [("from", from_path)], out)
         source = f"results file {from_path}"
     else:
@@ -674,4 +681,4 @@ def gather(game, out, from_path, deals, policy, variants, seed, default_deals, r
                                + [(k, given[k]) for k in OPTIONS[game]] + [("seed", seed)], out)
         source = "simulated for this report"
     return Data(game=game, out=out, df=df, meta=meta, runs=runs, omitted=list(omitted),
-                extra=extra, command=command, source=source, t0=t0)
+                notes=notes, extra=extra, command=command, source=source, t0=t0)
