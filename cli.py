@@ -446,7 +446,7 @@ def stats_cmd(results, by, which, feature, as_csv, csv_dir, as_json, force):
 @click.option("--out", "out_dir", required=True, type=FilePath(file_okay=False), help="Folder for index.html, report.md, the PNGs and CSVs.")
 @click.option("--deals", type=int, default=None, help="Deals to simulate (default per game, see README).")
 @click.option("--from", "from_path", type=FilePath(), default=None, help="Build the report from a results file or dataset folder instead.")
-@click.option("--policy", default=None, help="Policy of every seat: heuristic (default) or random.")
+@click.option("--policy", default=None, help="Policy of every seat (default heuristic): any policy simulate takes, e.g. random or pimc.")
 @variant_opt
 @click.option("--players", type=int, default=None, help="Boerenbridge 3-7, Boonaken 2-5 (default 4).")
 @click.option("--preset", default=None, help="Boonaken: seed (default), pagat or leimuiden.")

@@ -715,8 +715,8 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
         raise RulesError("openspiel: entrants play only boerenbridge (OpenSpiel's oh_hell)")
     names = [p.strip().lower() for p in (policies.split(",") if isinstance(policies, str)
                                          else policies)]
-    if len(names) < 2 or len(set(names)) != len(names):
-        raise RulesError("give at least two different policies, e.g. pimc,openspiel:ismcts:100")
+    from .tournament import check_entrants
+    check_entrants(names, "pimc,openspiel:ismcts:100")
     entrants = [parse_entrant(p) for p in names]
     if whole_games:
         _check_rules(None, True)

@@ -33,6 +33,15 @@ def seatings(k, seats):
     return [[(s + r) % k for s in range(seats)] for r in range(k)]
 
 
+def check_entrants(names, example):
+    """At least two policies, each listed once."""
+    twice = sorted({p for p in names if names.count(p) > 1})
+    if twice:
+        raise RulesError(f"policy {twice[0]} is listed twice; give each policy once")
+    if len(names) < 2:
+        raise RulesError(f"give at least two different policies, e.g. {example}")
+
+
 def _resolve_policy(entry, p):
     """One ``--policies`` entry: a built-in name, or ``PATH.py:FUNCTION`` (a policy of your
     own, loaded and checked now; played through :mod:`analyzer.agents`)."""
@@ -136,8 +145,7 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
     if n is None and not whole_games and "deal" not in entry.TOURNAMENT_DEFAULT:
         whole_games = True      # a game compared over whole games only (Bonken)
     names = [_resolve_policy(entry, p) for p in raw]
-    if len(names) < 2 or len(set(names)) != len(names):
-        raise RulesError("give at least two different policies, e.g. heuristic,random")
+    check_entrants(names, "heuristic,random")
     n, worlds = check_size(n, worlds, entry.TOURNAMENT_DEFAULT.get(
         "game" if whole_games else "deal", min(entry.TOURNAMENT_DEFAULT.values())))
     setup = entry.tournament_setup(whole_games, **options)

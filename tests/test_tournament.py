@@ -72,6 +72,11 @@ def test_heuristic_beats_random_everywhere(game, extra):
 
 @pytest.mark.parametrize("args,needle", [
     (["tournament", "boerenbridge", "--policies", "heuristic"], "at least two"),
+    # it said "give at least two different policies" to a list of three
+    (["tournament", "boerenbridge", "--policies", "heuristic,random,heuristic"],
+     "policy heuristic is listed twice"),
+    (["tournament", "boerenbridge", "--policies", "pimc,openspiel:random,PIMC"],
+     "policy pimc is listed twice"),
     (["tournament", "bonken", "--policies", "heuristic,psychic"], "not available"),
     (["tournament", "boerenbridge", "--policies", "heuristic,random", "--deals", 0], "at least one"),
     (["tournament", "boerenbridge", "--policies", "heuristic,genius"], "not available"),
