@@ -185,6 +185,9 @@ def open_store(out, resume, engine, entry, setup, names, n, whole_games, seed, w
     identity = {"engine": engine, "rules": rules, "policies": list(names), "units": int(n),
                 "whole_games": bool(whole_games), "seed": int(seed), "worlds": worlds,
                 "policy_files": policy_hashes(names), **code_identity()}
+    if engine == "openspiel":       # its bots are OpenSpiel's code: another version, other play
+        from importlib import metadata
+        identity["open_spiel"] = metadata.version("open_spiel")
     return TournamentStore(out, identity, resume)
 
 

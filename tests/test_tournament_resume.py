@@ -267,6 +267,13 @@ def test_an_interrupted_openspiel_match_resumes_to_the_same_result(monkeypatch, 
             {k: v for k, v in b.items() if k != "ms_per_decision"}
     assert rec == rec_straight             # the records of saved deals come back too
     assert straight_rec["pairs"] == straight["pairs"]
+    # another OpenSpiel version plays other IS-MCTS games: not mixed with these pieces
+    from importlib import metadata
+    real = metadata.version
+    monkeypatch.setattr(metadata, "version",
+                        lambda name: "0.0.1" if name == "open_spiel" else real(name))
+    with pytest.raises(TournamentStoreError, match="open_spiel = .*not '0.0.1'"):
+        tournament("boerenbridge", pol, 25, out=str(d), resume=True, **kw)
 
 
 def test_one_troef_at_a_time_and_a_foreign_folder_is_left_untouched(tmp_path):
