@@ -60,12 +60,10 @@ def _resolve_policy(entry, p):
     return p.lower()
 
 
-def _runner(entry, n_units, whole_games, seed, options, worlds, threads, store=None):
+def _runner(entry, setup, n_units, whole_games, seed, worlds, threads, store=None):
     """A function seat→policy names → (units, seats) score matrix, the seat count and
     the unit. With a ``store`` (:class:`analyzer.tournament_store.TournamentStore`) every
     block is saved as it ends and a block saved before is read back instead of played."""
-    setup = entry.tournament_setup(whole_games, **options)
-
     block = limits.tournament_block(setup)     # the units are played a block at a time
 
     def run(names, bar=None):
@@ -158,7 +156,7 @@ def tournament(game, policies, n=None, whole_games=False, seed=0, variants=(), p
     if out is not None:
         store = open_store(out, resume, "troef", entry, setup, names, n, whole_games, seed,
                            worlds)
-    run, setup, block = _runner(entry, n, whole_games, seed, options, worlds, threads, store)
+    run, setup, block = _runner(entry, setup, n, whole_games, seed, worlds, threads, store)
     team_pairs = getattr(entry, "TEAM_GAME", False) and k > 2
     bar = _bar(n * (k * (k - 1) if team_pairs else k), unit, progress)
     try:

@@ -97,8 +97,8 @@ def scores(a):
     from analyzer import tournament as tm
     names = [p.strip() for p in a.policies.split(",")]
     entry = registry.get("boonaken")
-    run, setup, _ = tm._runner(entry, a.deals, False, a.seed,
-                               {"players": a.players, "preset": a.preset}, a.worlds, a.threads)
+    setup = entry.tournament_setup(False, players=a.players, preset=a.preset)
+    run, setup, _ = tm._runner(entry, setup, a.deals, False, a.seed, a.worlds, a.threads)
     k = len(names)
     sums = np.zeros((a.deals, k))
     counts = np.zeros(k)
